@@ -1,0 +1,30 @@
+/// Behaviour switches fixed when a router is created.
+///
+/// ```swift
+/// var options = RouterOptions()
+/// options.caseInsensitivePaths = true
+/// options.webSchemes.insert("myapp-web")
+/// let router = Router<String>(options: options)
+/// ```
+public struct RouterOptions: Sendable, Equatable {
+    /// Compare path literals ASCII case-insensitively (regex constraints are never folded). Default `false`.
+    public var caseInsensitivePaths: Bool = false
+    /// Try the global table after a URL's scheme table. Default `true`.
+    public var globalFallback: Bool = true
+    /// Decode `+` in the query as a space. Default `true`.
+    public var plusAsSpace: Bool = true
+    /// Schemes whose authority is a domain matched against route hosts (lower-case). Default `http`, `https`.
+    public var webSchemes: Set<String> = ["http", "https"]
+
+    /// Options with every default.
+    public init() {}
+
+    /// Options with each switch given.
+    public init(caseInsensitivePaths: Bool = false, globalFallback: Bool = true, plusAsSpace: Bool = true,
+                webSchemes: Set<String> = ["http", "https"]) {
+        self.caseInsensitivePaths = caseInsensitivePaths
+        self.globalFallback = globalFallback
+        self.plusAsSpace = plusAsSpace
+        self.webSchemes = Set(webSchemes.map { $0.lowercased() })
+    }
+}
