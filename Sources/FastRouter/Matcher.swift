@@ -1,0 +1,77 @@
+/// A reusable lookup for hot paths: matches URLs against one router without allocating.
+///
+/// ```swift
+/// let matcher = Matcher(router: router)
+/// if try matcher.match("/users/42"), let id = matcher.parameterBytes("id") { … }
+/// ```
+///
+/// Not thread-safe: give each thread its own. Once it has served a lookup at least as large
+/// (URL length, parameter count), further lookups make no heap allocation. Byte views it returns
+/// stay valid until the next `match` or `next` on it.
+public final class Matcher<Value> {
+    /// The router this matcher looks URLs up in.
+    public let router: Router<Value>
+    let scratch = MatchScratch()
+    /// A private copy of the last URL given as a `String`, so byte views outlive the caller's string.
+    private var urlCopy = FlatBuffer<UInt8>(capacity: 256)
+
+    /// A matcher for `router`.
+    public init(router: Router<Value>) {
+        self.router = router
+    }
+
+    deinit { urlCopy.deallocate() }
+
+    /// Looks `url` up; `true` when a route matched (its data is then current).
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
+    public func match(_ url: String) throws(RouterError) -> Bool {
+        let status = withUTF8(url) { bytes -> Int32 in
+            urlCopy.removeLast(urlCopy.count)
+            urlCopy.append(contentsOf: bytes)
+            return router.core.match(url: UnsafeBufferPointer(start: urlCopy.base, count: urlCopy.count), into: scratch)
+        }
+        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        return status == 0
+    }
+
+    /// Looks up URL bytes the caller keeps unchanged while it reads the results.
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
+    public func match(utf8 url: UnsafeBufferPointer<UInt8>) throws(RouterError) -> Bool {
+        let status = router.core.match(url: url, into: scratch)
+        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        return status == 0
+    }
+
+    /// Declines the current route and moves to the next candidate; `false` when none is left.
+    public func next() -> Bool { scratch.next() == 0 }
+
+    /// The current route's id, or `UInt64.max` when nothing matched.
+    public var routeID: UInt64 { scratch.routeID }
+
+    /// The current route's value.
+    public var value: Value? {
+        scratch.payload.map { Unmanaged<RouteBox<Value>>.fromOpaque($0).takeUnretainedValue().value }
+    }
+
+    /// Number of parameters of the current route, query pairs included.
+    public var parameterCount: Int { scratch.parameterCount }
+
+    /// The bytes of the first parameter named `name`; valid until the next `match` or `next`.
+    public func parameterBytes(_ name: String) -> UnsafeBufferPointer<UInt8>? {
+        var name = name
+        return name.withUTF8 { scratch.parameter(named: $0) }
+    }
+
+    /// The first parameter named `name` as a string.
+    public func parameter(_ name: String) -> String? {
+        parameterBytes(name).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The name and bytes of the parameter at `index`; valid until the next `match` or `next`.
+    public func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
+        scratch.parameter(at: index)
+    }
+
+    /// The raw fragment bytes of the last URL, when it matched and has a `#`.
+    public var fragment: UnsafeBufferPointer<UInt8>? { scratch.fragmentBytes }
+}

@@ -1,0 +1,248 @@
+/// The reusable state of one reader: the decoded URL, the candidates of the last lookup and the
+/// parameters of the current one. It is what `fr_match` points to and what ``Matcher`` wraps.
+///
+/// Not thread-safe: one per thread. Every buffer grows to the largest URL and candidate list seen
+/// and is then reused, so a warm scratch makes lookups allocate nothing. Everything a caller can
+/// read after a lookup lives here, in the caller's URL buffer, or in the immortal ``NameTable``,
+/// never in the router's tables, so results stay valid while writers change the router.
+final class MatchScratch {
+    /// Most non-empty segments a URL may have (SPEC §3.4).
+    static let maxSegments = 1024
+    /// Longest URL accepted, in bytes (SPEC §3.4).
+    static let maxURLLength = 65536
+
+    /// This reader's announcement slot for writers' grace periods.
+    let slot: ReaderSlot
+
+    // The URL's path segments, decoded: start, length and literal hash of each.
+    let segmentStarts: UnsafeMutablePointer<UnsafePointer<UInt8>>
+    let segmentLengths: UnsafeMutablePointer<Int>
+    let segmentHashes: UnsafeMutablePointer<UInt64>
+    var segmentCount = 0
+
+    /// Decoded segments and query parts, then the joined wildcard value; sized to the URL.
+    var decoded: UnsafeMutablePointer<UInt8>
+    var joined: UnsafeMutablePointer<UInt8>
+    var byteCapacity: Int
+
+    /// Web host (raw, compared case-insensitively); `nil` for custom schemes and scheme-less URLs.
+    var host: UnsafePointer<UInt8>?
+    var hostLength = 0
+    /// Lower-case comparison key of the URL's scheme, `nil` when the URL has none.
+    var scheme: UnsafePointer<UInt8>?
+    var schemeLength = 0
+    /// True when segment 0 is a custom scheme's host (compared case-insensitively).
+    var firstSegmentIsHost = false
+    var fragment: UnsafePointer<UInt8>?
+    var fragmentLength = 0
+    var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
+
+    /// Candidate variants of the last lookup (indexes into the side that served it).
+    var candidates = FlatBuffer<UInt32>(capacity: 16)
+    /// The same candidates copied out of the table, best first.
+    var resolved = FlatBuffer<ResolvedCandidate>(capacity: 8)
+    var resolvedPositions = FlatBuffer<Int32>(capacity: 32)
+    /// Index of the current candidate in `resolved`, or -1 when the last call did not match.
+    var current = -1
+    /// Parameters of the current candidate, then the query pairs.
+    var parameters = FlatBuffer<MatchParameter>(capacity: 16)
+
+    /// Two rows of segment ranks for precedence comparisons.
+    let rankBuffers: UnsafeMutablePointer<UInt8>
+    static let rankCapacity = maxSegments + 2
+    /// PCRE2 match data, owned per reader so threads never share it.
+    let regexScratch = RegexScratch()
+    /// Regex constraints that hit PCRE2's limits during the last lookup.
+    var limitHits = 0
+
+    init() {
+        slot = ReaderRegistry.acquire()
+        segmentStarts = .allocate(capacity: Self.maxSegments + 1)
+        segmentLengths = .allocate(capacity: Self.maxSegments + 1)
+        segmentHashes = .allocate(capacity: Self.maxSegments + 1)
+        byteCapacity = 256
+        decoded = .allocate(capacity: byteCapacity)
+        joined = .allocate(capacity: byteCapacity)
+        rankBuffers = .allocate(capacity: 2 * Self.rankCapacity)
+    }
+
+    deinit {
+        ReaderRegistry.release(slot)
+        segmentStarts.deallocate()
+        segmentLengths.deallocate()
+        segmentHashes.deallocate()
+        decoded.deallocate()
+        joined.deallocate()
+        rankBuffers.deallocate()
+        queryPairs.deallocate()
+        candidates.deallocate()
+        resolved.deallocate()
+        resolvedPositions.deallocate()
+        parameters.deallocate()
+    }
+
+    /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
+    @inline(__always)
+    func reserveBytes(_ count: Int) {
+        guard count > byteCapacity else { return }
+        decoded.deallocate()
+        joined.deallocate()
+        byteCapacity = max(count, byteCapacity * 2)
+        decoded = .allocate(capacity: byteCapacity)
+        joined = .allocate(capacity: byteCapacity)
+    }
+
+    /// The input of a trie lookup over this URL.
+    var lookupInput: LookupInput {
+        LookupInput(starts: segmentStarts, lengths: segmentLengths, hashes: segmentHashes, count: segmentCount,
+                    foldAll: false, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength)
+    }
+
+    // MARK: Results
+
+    /// The route id of the current candidate, or `UInt64.max` when the last call did not match.
+    var routeID: UInt64 { current >= 0 ? resolved[current].routeID : UInt64.max }
+
+    /// The payload of the current candidate (the Swift router's value box).
+    var payload: UnsafeMutableRawPointer? { current >= 0 ? resolved[current].payload : nil }
+
+    /// The router's record index of the current candidate's route.
+    var record: UInt32 { current >= 0 ? resolved[current].record : UInt32.max }
+
+    /// Number of parameters of the current candidate, query pairs included.
+    var parameterCount: Int { current >= 0 ? parameters.count : 0 }
+
+    /// The parameter at `index`, or `nil` past the end.
+    func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
+        guard current >= 0, index >= 0, index < parameters.count else { return nil }
+        let parameter = parameters[index]
+        return (UnsafeBufferPointer(start: parameter.name, count: parameter.nameLength),
+                UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength))
+    }
+
+    /// The value of the first parameter named `name`, or `nil`.
+    func parameter(named name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard current >= 0 else { return nil }
+        for index in 0..<parameters.count {
+            let parameter = parameters[index]
+            if parameter.nameLength == name.count,
+               name.isEmpty || memcmp(parameter.name, name.baseAddress!, name.count) == 0 {
+                return UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength)
+            }
+        }
+        return nil
+    }
+
+    /// The raw fragment when the last call matched and the URL has a `#`.
+    var fragmentBytes: UnsafeBufferPointer<UInt8>? {
+        guard current >= 0, let fragment else { return nil }
+        return UnsafeBufferPointer(start: fragment, count: fragmentLength)
+    }
+
+    /// The wildcard's segments of the current candidate (empty when it has none).
+    var wildcardRange: Range<Int>? {
+        guard current >= 0, resolved[current].endsWithWildcard else { return nil }
+        let candidate = resolved[current]
+        let start = Int(resolvedPositions[Int(candidate.positionStart) + Int(candidate.positionCount) - 1])
+        return start..<segmentCount
+    }
+
+    /// The decoded segment at `index`.
+    func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: segmentStarts[index], count: segmentLengths[index])
+    }
+
+    /// Declines the current candidate and moves to the next: 0 (`FR_OK`) or 1 (`FR_NOMATCH`).
+    func next() -> Int32 {
+        guard current >= 0 else { return 1 }
+        if current + 1 < resolved.count {
+            activate(current + 1)
+            return 0
+        }
+        current = -1
+        parameters.removeLast(parameters.count)
+        return 1
+    }
+
+    /// Forgets the last result (a new lookup starts, or it failed).
+    func clearResult() {
+        current = -1
+        parameters.removeLast(parameters.count)
+        resolved.removeLast(resolved.count)
+        resolvedPositions.removeLast(resolvedPositions.count)
+        candidates.removeLast(candidates.count)
+    }
+
+    /// Makes candidate `index` current and lays out its parameters.
+    func activate(_ index: Int) {
+        current = index
+        parameters.removeLast(parameters.count)
+        let candidate = resolved[index]
+        for offset in 0..<Int(candidate.positionCount) {
+            let name = NameTable.entry(candidate.names![offset]).pointee.bytes
+            let position = Int(resolvedPositions[Int(candidate.positionStart) + offset])
+            let isWildcard = candidate.endsWithWildcard && offset == Int(candidate.positionCount) - 1
+            let value = isWildcard ? joinedSegments(from: position) : segment(position)
+            parameters.append(MatchParameter(name: name.baseAddress ?? UnsafePointer(joined), nameLength: name.count,
+                                             value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count))
+        }
+        for pair in 0..<queryPairs.count {
+            let query = queryPairs[pair]
+            parameters.append(MatchParameter(name: query.key, nameLength: query.keyLength,
+                                             value: query.value, valueLength: query.valueLength))
+        }
+    }
+
+    /// Segments `start...` joined by `/`: borrowed from the URL when there is one, copied otherwise.
+    private func joinedSegments(from start: Int) -> UnsafeBufferPointer<UInt8> {
+        let count = segmentCount - start
+        if count <= 0 { return UnsafeBufferPointer(start: joined, count: 0) }
+        if count == 1 { return segment(start) }
+        var written = 0
+        for index in start..<segmentCount {
+            if index > start {
+                joined[written] = UInt8(ascii: "/")
+                written += 1
+            }
+            (joined + written).update(from: segmentStarts[index], count: segmentLengths[index])
+            written += segmentLengths[index]
+        }
+        return UnsafeBufferPointer(start: joined, count: written)
+    }
+}
+
+/// One (name, value) pair as handed to callers: pointers into the URL, the scratch or the name table.
+struct MatchParameter {
+    var name: UnsafePointer<UInt8>
+    var nameLength: Int
+    var value: UnsafePointer<UInt8>
+    var valueLength: Int
+}
+
+/// One decoded query item.
+struct QueryPair {
+    var key: UnsafePointer<UInt8>
+    var keyLength: Int
+    var value: UnsafePointer<UInt8>
+    var valueLength: Int
+}
+
+/// A candidate copied out of the table, so declining and reading parameters never touch the
+/// table again (a writer may have changed it since).
+struct ResolvedCandidate {
+    var routeID: UInt64
+    var payload: UnsafeMutableRawPointer?
+    var names: UnsafePointer<UInt32>?
+    var record: UInt32
+    var positionStart: Int32
+    var positionCount: Int32
+    var endsWithWildcard: Bool
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

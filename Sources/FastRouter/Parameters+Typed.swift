@@ -1,0 +1,32 @@
+import Foundation
+
+extension Parameters {
+    /// The first value named `name` as an `Int`, or `nil` when absent or not an integer.
+    public func int(_ name: String) -> Int? { self[name].flatMap { Int($0) } }
+
+    /// The first value named `name` as a `Double`, or `nil` when absent or not a number.
+    public func double(_ name: String) -> Double? { self[name].flatMap { Double($0) } }
+
+    /// The first value named `name` as a `Bool`: `true`/`false`, `1`/`0`, `yes`/`no` (any case).
+    public func bool(_ name: String) -> Bool? {
+        switch self[name]?.lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off": return false
+        default: return nil
+        }
+    }
+
+    /// The first value named `name` as a `UUID`, or `nil`.
+    public func uuid(_ name: String) -> UUID? { self[name].flatMap { UUID(uuidString: $0) } }
+
+    /// The first value named `name` as a string-backed enum case, or `nil`.
+    public func value<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) -> T? where T.RawValue == String {
+        self[name].flatMap { T(rawValue: $0) }
+    }
+
+    /// The first value named `name` split on commas (empty items dropped); empty when absent.
+    public func list(_ name: String) -> [String] {
+        guard let value = self[name] else { return [] }
+        return value.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+    }
+}

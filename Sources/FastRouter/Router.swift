@@ -1,0 +1,177 @@
+import Synchronization
+
+/// A URL router: maps URLs to the best-matching registered route, its value and its parameters.
+///
+/// ```swift
+/// let router = Router<String>()
+/// try router.add("/users/:id", value: "user")
+/// try router.add("myapp://settings(/:section)", value: "settings")
+/// let match = try router.match("myapp://users/42?tab=posts")
+/// match?.value                    // "user"
+/// match?.parameters["id"]         // "42"
+/// match?.parameters["tab"]        // "posts"
+/// ```
+///
+/// Thread-safety: a router is safe to share. Any number of threads may match while others add or
+/// remove routes; a lookup never blocks and sees the table either before or after each change.
+/// `Router` is `Sendable` when `Value` is.
+public final class Router<Value> {
+    let core: RouterCore
+    private let nextAutomaticID = Atomic<UInt64>(UInt64.max - 1)
+
+    /// The options the router was created with.
+    public var options: RouterOptions { core.options }
+
+    /// Creates an empty router.
+    public init(options: RouterOptions = RouterOptions()) {
+        core = RouterCore(options: options)
+        core.setPayloadRelease { payload in Unmanaged<RouteBox<Value>>.fromOpaque(payload).release() }
+    }
+
+    /// Registers a route.
+    ///
+    /// - Parameters:
+    ///   - pattern: the route pattern (see the pattern language in the README).
+    ///   - priority: higher priorities win before specificity is compared; default 0.
+    ///   - id: the route id; several routes may share one. Defaults to a fresh id, counted down
+    ///     from `UInt64.max - 1`.
+    ///   - value: what a match of this route returns.
+    /// - Returns: the route id.
+    /// - Throws: ``RouterError`` with the byte offset of a pattern error, or `.duplicateRoute`.
+    /// - Complexity: O(pattern length).
+    @discardableResult
+    public func add(_ pattern: String, priority: Int32 = 0, id: UInt64? = nil, value: Value) throws(RouterError) -> UInt64 {
+        try add(contentsOf: [Route(pattern, priority: priority, id: id, value: value)])[0]
+    }
+
+    /// Registers many routes at once: all of them, or none when one fails.
+    ///
+    /// - Returns: the route ids, in order.
+    /// - Complexity: O(total pattern length); the fastest way to load a large table.
+    @discardableResult
+    public func add(contentsOf routes: [Route<Value>]) throws(RouterError) -> [UInt64] {
+        var registrations: [RouterCore.Registration] = []
+        registrations.reserveCapacity(routes.count)
+        var ids: [UInt64] = []
+        ids.reserveCapacity(routes.count)
+        for route in routes {
+            let id = route.id ?? nextAutomaticID.subtract(1, ordering: .relaxed).oldValue
+            let box = Unmanaged.passRetained(RouteBox(value: route.value, pattern: route.pattern))
+            registrations.append(.init(pattern: Array(route.pattern.utf8), priority: route.priority, id: id,
+                                       payload: box.toOpaque()))
+            ids.append(id)
+        }
+        do {
+            try core.add(registrations)
+        } catch {
+            for registration in registrations {
+                Unmanaged<RouteBox<Value>>.fromOpaque(registration.payload!).release()
+            }
+            throw error
+        }
+        return ids
+    }
+
+    /// Removes every route with `id` (every expansion of each).
+    /// - Returns: the number of routes removed.
+    @discardableResult
+    public func remove(id: UInt64) -> Int {
+        core.remove(id: id)
+    }
+
+    /// The number of routes as registered (a pattern with optional groups counts once).
+    public var count: Int { core.count }
+
+    /// Counters kept while matching.
+    public var statistics: RouterStatistics {
+        RouterStatistics(regexLimitHits: core.regexLimitHits.load(ordering: .relaxed))
+    }
+
+    /// The best match for `url`, or `nil` when no route matches.
+    ///
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (SPEC §3.4).
+    /// - Complexity: one lookup, plus the strings of the result. For lookups without allocation
+    ///   use a ``Matcher``.
+    public func match(_ url: String) throws(RouterError) -> Match<Value>? {
+        let scratch = ThreadScratch.current
+        let status = withUTF8(url) { core.match(url: $0, into: scratch) }
+        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        guard status == 0 else { return nil }
+        let result = Match<Value>(scratch)
+        scratch.clearResult()
+        return result
+    }
+
+    /// Every route matching `url`, best first: the order in which a handler chain declines.
+    ///
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
+    public func matches(_ url: String) throws(RouterError) -> [Match<Value>] {
+        let scratch = ThreadScratch.current
+        var status = withUTF8(url) { core.match(url: $0, into: scratch) }
+        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        var results: [Match<Value>] = []
+        while status == 0 {
+            results.append(Match<Value>(scratch))
+            status = scratch.next()
+        }
+        scratch.clearResult()
+        return results
+    }
+}
+
+extension Router: @unchecked Sendable where Value: Sendable {}
+
+extension Router where Value == Void {
+    /// Registers a route without a value.
+    @discardableResult
+    public func add(_ pattern: String, priority: Int32 = 0, id: UInt64? = nil) throws(RouterError) -> UInt64 {
+        try add(pattern, priority: priority, id: id, value: ())
+    }
+}
+
+/// A route to register in a batch with ``Router/add(contentsOf:)``.
+public struct Route<Value> {
+    /// The route pattern.
+    public var pattern: String
+    /// Higher wins before specificity; default 0.
+    public var priority: Int32
+    /// The route id, or `nil` for a fresh one.
+    public var id: UInt64?
+    /// What a match returns.
+    public var value: Value
+
+    /// Describes a route.
+    public init(_ pattern: String, priority: Int32 = 0, id: UInt64? = nil, value: Value) {
+        self.pattern = pattern
+        self.priority = priority
+        self.id = id
+        self.value = value
+    }
+}
+
+extension Route: Sendable where Value: Sendable {}
+
+/// Counters a router keeps while matching.
+public struct RouterStatistics: Sendable, Equatable {
+    /// Regex constraints that hit PCRE2's match or depth limit and were treated as not matching.
+    public var regexLimitHits: Int
+}
+
+/// A route's value and pattern, retained by the router and handed to readers without copying.
+final class RouteBox<Value> {
+    let value: Value
+    let pattern: String
+
+    init(value: Value, pattern: String) {
+        self.value = value
+        self.pattern = pattern
+    }
+}
+
+/// Runs `body` on the UTF-8 bytes of `string` without copying native strings.
+@inline(__always)
+func withUTF8<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = string
+    return copy.withUTF8(body)
+}

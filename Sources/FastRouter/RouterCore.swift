@@ -1,0 +1,351 @@
+import Synchronization
+
+/// The untyped engine behind ``Router`` and the C ABI: tables, registration, removal, lookup.
+///
+/// Thread-safety: any number of threads may call ``match(url:into:)`` (each with its own
+/// ``MatchScratch``) while others add or remove routes. Readers never block: the router keeps
+/// two identical ``TableSide``s; a writer changes the one readers do not use, publishes it with
+/// one atomic store, waits for readers still inside the old one to leave (a grace period, see
+/// ``ReaderRegistry``), then applies the same change to the old one. Writers are serialized.
+final class RouterCore: @unchecked Sendable {
+    let options: RouterOptions
+    let webSchemes: WebSchemes
+    /// The two table sides; `activeSide` says which one readers use.
+    private let sides: UnsafeMutablePointer<TableSide>
+    private let activeSide = Atomic<Int>(0)
+    private let writer = Mutex(WriterState())
+    /// Regex constraints that hit PCRE2's match or depth limit (SPEC §3.4).
+    let regexLimitHits = Atomic<Int>(0)
+    private let routeCount = Atomic<Int>(0)
+
+    init(options: RouterOptions) {
+        self.options = options
+        webSchemes = WebSchemes(options.webSchemes)
+        sides = .allocate(capacity: 2)
+        sides.initialize(to: TableSide())
+        (sides + 1).initialize(to: TableSide())
+    }
+
+    deinit {
+        sides[0].deallocate()
+        sides[1].deallocate()
+        sides.deinitialize(count: 2)
+        sides.deallocate()
+        webSchemes.deallocate()
+        writer.withLock { state in
+            for record in state.records { if let payload = record?.payload { state.releasePayload?(payload) } }
+            for retired in state.retired { for payload in retired.payloads { state.releasePayload?(payload) } }
+        }
+    }
+
+    /// Routes as registered (a route with optional groups counts once).
+    var count: Int { routeCount.load(ordering: .relaxed) }
+
+    /// Installs the function that releases a route's payload once no reader can hold it.
+    func setPayloadRelease(_ release: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) {
+        writer.withLock { $0.releasePayload = release }
+    }
+
+    // MARK: Registration
+
+    /// A route to register: pattern bytes, priority, id and an opaque payload.
+    struct Registration {
+        var pattern: [UInt8]
+        var priority: Int32
+        var id: UInt64
+        var payload: UnsafeMutableRawPointer?
+    }
+
+    /// Registers one route (all its expansions) or nothing.
+    /// - Throws: a pattern error with its offset, `.duplicateRoute`, or `.invalidArgument` for the reserved id.
+    /// - Complexity: O(pattern length) plus one grace period.
+    func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
+        try add([Registration(pattern: Array(pattern), priority: priority, id: id, payload: payload)])
+    }
+
+    /// Registers routes all at once, or none of them when any fails.
+    /// - Complexity: O(total pattern length); one publication for the whole batch.
+    func add(_ registrations: [Registration]) throws(RouterError) {
+        var parsed: [Pattern] = []
+        parsed.reserveCapacity(registrations.count)
+        for registration in registrations {
+            guard registration.id != UInt64.max else {
+                throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
+            }
+            let pattern = try registration.pattern.withUnsafeBufferPointer { (bytes) throws(RouterError) -> Pattern in
+                try PatternParser.parse(bytes, webSchemes: options.webSchemes)
+            }
+            parsed.append(pattern)
+        }
+        try writer.withLock { (state) throws(RouterError) in
+            var batchShapes = Set<[UInt8]>()
+            var prepared: [(record: RouteRecord, variants: [TrieVariant])] = []
+            let active = sides[activeSide.load(ordering: .relaxed)]
+            var sequence = state.nextSequence
+            // One compiled regex per source, shared by every route of the router that uses it.
+            var sharedRegexes = state.regexes.mapValues { $0.regex }
+            for (registration, pattern) in zip(registrations, parsed) {
+                let recordIndex = state.peekRecordIndex(offset: prepared.count)
+                var regexPointers: [String: UnsafeRawPointer] = [:]
+                for (source, compiled) in pattern.regexes {
+                    if sharedRegexes[source] == nil { sharedRegexes[source] = compiled }
+                    regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(sharedRegexes[source]!).toOpaque())
+                }
+                var variants: [TrieVariant] = []
+                for (expansion, segments) in pattern.variants.enumerated() {
+                    let variant = makeVariant(pattern, segments, regexPointers, registration, sequence: sequence,
+                                              expansion: expansion, record: recordIndex)
+                    let shape = variant.shapeKey
+                    if !batchShapes.insert(shape).inserted || active.containsDuplicate(of: variant) {
+                        throw RouterError(.duplicateRoute, offset: 0,
+                                          "a route with the same table, host, priority and segments is already registered")
+                    }
+                    variants.append(variant)
+                }
+                let record = RouteRecord(id: registration.id, priority: registration.priority,
+                                         pattern: String(decoding: registration.pattern, as: UTF8.self),
+                                         scheme: pattern.scheme, variants: [], regexSources: Array(pattern.regexes.keys),
+                                         payload: registration.payload, sequence: sequence)
+                prepared.append((record, variants))
+                sequence += 1
+            }
+            // Validation is over: from here on nothing fails, so the batch lands whole.
+            state.nextSequence = sequence
+            for (source, compiled) in sharedRegexes where state.regexes[source] == nil {
+                state.regexes[source] = (compiled, 0)
+            }
+            for (record, _) in prepared {
+                for source in record.regexSources { state.regexes[source]!.uses += 1 }
+            }
+            let allVariants = prepared.flatMap { $0.variants }
+            var inserted: [UInt32] = []
+            if allVariants.count > 64 {
+                inserted = applyBatch { side in allVariants.map { side.insert($0) } }
+            } else {
+                apply { side in inserted = allVariants.map { side.insert($0) } }
+            }
+            var cursor = 0
+            for (var record, variants) in prepared {
+                record.variants = Array(inserted[cursor..<(cursor + variants.count)])
+                cursor += variants.count
+                state.store(record)
+            }
+            routeCount.add(prepared.count, ordering: .relaxed)
+        }
+    }
+
+    private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
+                             _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) -> TrieVariant {
+        var names: [UInt32] = []
+        let trieSegments: [TrieSegment] = segments.map { segment in
+            switch segment {
+            case .literal(let bytes):
+                return .literal(bytes)
+            case .parameter(let name):
+                names.append(NameTable.intern(name))
+                return .parameter
+            case .constrained(let name, let constraint):
+                names.append(NameTable.intern(name))
+                if case .regex(let source) = constraint {
+                    return .constraint(code: BuiltinCode.regex.rawValue, regex: regexPointers[source])
+                }
+                return .constraint(code: BuiltinCode.of(constraint).rawValue, regex: nil)
+            case .wildcard(let name):
+                names.append(NameTable.intern(name))
+                return .wildcard
+            }
+        }
+        let hostKey: [UInt8]
+        switch pattern.host {
+        case .any: hostKey = []
+        case .exact(let host), .suffix(let host): hostKey = Array(host.utf8)
+        }
+        return TrieVariant(scheme: pattern.scheme.map { Array($0.utf8) }, hostRank: pattern.host.rank, hostKey: hostKey,
+                           segments: trieSegments, names: NameTable.internList(names), nameCount: UInt16(names.count),
+                           routeID: registration.id, sequence: sequence, priority: registration.priority,
+                           expansion: UInt16(expansion), payload: registration.payload, record: record)
+    }
+
+    /// Removes every route with `id`; returns how many were removed.
+    /// - Complexity: O(total pattern length of those routes) plus one grace period.
+    @discardableResult
+    func remove(id: UInt64) -> Int {
+        writer.withLock { state in
+            guard let recordIndexes = state.byID[id], !recordIndexes.isEmpty else { return 0 }
+            let records = recordIndexes.map { state.records[Int($0)]! }
+            let variants = records.flatMap { $0.variants }
+            apply { side in for variant in variants { side.remove(variant: variant) } }
+            var payloads: [UnsafeMutableRawPointer] = []
+            for (index, record) in zip(recordIndexes, records) {
+                for source in record.regexSources {
+                    state.regexes[source]!.uses -= 1
+                    // No side references the regex any more and no reader is inside the old side.
+                    if state.regexes[source]!.uses == 0 { state.regexes[source] = nil }
+                }
+                if let payload = record.payload { payloads.append(payload) }
+                state.free(index)
+            }
+            state.byID[id] = nil
+            routeCount.subtract(records.count, ordering: .relaxed)
+            if !payloads.isEmpty {
+                state.retired.append((payloads, ReaderRegistry.snapshot()))
+            }
+            state.reclaimPayloads()
+            return records.count
+        }
+    }
+
+    // MARK: Publication
+
+    /// Applies a change to the inactive side, publishes it, waits out readers of the other side,
+    /// then applies the same change there. `body` must be deterministic: both sides stay identical.
+    private func apply(_ body: (inout TableSide) -> Void) {
+        let active = activeSide.load(ordering: .relaxed)
+        body(&sides[1 - active])
+        activeSide.store(1 - active, ordering: .sequentiallyConsistent)
+        ReaderRegistry.waitForReaders()
+        body(&sides[active])
+    }
+
+    /// Like ``apply(_:)`` for large batches: the second side becomes a copy of the first instead
+    /// of replaying the work.
+    private func applyBatch<Result>(_ body: (inout TableSide) -> Result) -> Result {
+        let active = activeSide.load(ordering: .relaxed)
+        let result = body(&sides[1 - active])
+        activeSide.store(1 - active, ordering: .sequentiallyConsistent)
+        ReaderRegistry.waitForReaders()
+        sides[active].deallocate()
+        sides[active] = sides[1 - active].clone()
+        return result
+    }
+
+    // MARK: Lookup
+
+    /// Finds every candidate for `url`, best first, and makes the best one current in `scratch`.
+    /// Returns 0 (`FR_OK`), 1 (`FR_NOMATCH`) or -5 (`FR_EURL`).
+    /// - Complexity: one pass over the URL plus the trie paths it can follow; no heap allocation
+    ///   once `scratch` has served a lookup at least as large.
+    func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> Int32 {
+        scratch.clearResult()
+        guard scratch.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return -5 }
+        var input = scratch.lookupInput
+        if options.caseInsensitivePaths {
+            input = LookupInput(starts: input.starts, lengths: input.lengths, hashes: input.hashes, count: input.count,
+                                foldAll: true, foldFirst: input.foldFirst, host: input.host, hostLength: input.hostLength)
+        }
+        scratch.limitHits = 0
+        scratch.slot.enter()
+        let side = sides + activeSide.load(ordering: .sequentiallyConsistent)
+        var groupStart = 0
+        if let scheme = scratch.scheme {
+            let root = side.pointee.root(forScheme: scheme, count: scratch.schemeLength)
+            if root != 0 {
+                side.pointee.collect(root: root, input, into: &scratch.candidates, regexScratch: scratch.regexScratch,
+                                     limitHits: &scratch.limitHits)
+                side.pointee.sortCandidates(scratch.candidates.base, 0..<scratch.candidates.count,
+                                            rankBuffers: scratch.rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+                groupStart = scratch.candidates.count
+            }
+        }
+        if scratch.scheme == nil || options.globalFallback {
+            side.pointee.collect(root: TableSide.globalRoot, input, into: &scratch.candidates,
+                                 regexScratch: scratch.regexScratch, limitHits: &scratch.limitHits)
+            side.pointee.sortCandidates(scratch.candidates.base, groupStart..<scratch.candidates.count,
+                                        rankBuffers: scratch.rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+        }
+        for index in 0..<scratch.candidates.count {
+            let variant = side.pointee.variants[Int(scratch.candidates[index])]
+            let positions = scratch.resolvedPositions.extend(by: scratch.segmentCount + 1)
+            let written = side.pointee.parameterPositions(of: variant, into: positions)
+            scratch.resolvedPositions.removeLast(scratch.segmentCount + 1 - written)
+            scratch.resolved.append(ResolvedCandidate(
+                routeID: variant.routeID, payload: variant.payload, names: variant.names, record: variant.record,
+                positionStart: Int32(scratch.resolvedPositions.count - written), positionCount: Int32(written),
+                endsWithWildcard: variant.endsWithWildcard))
+        }
+        scratch.slot.exit()
+        if scratch.limitHits != 0 { regexLimitHits.add(scratch.limitHits, ordering: .relaxed) }
+        guard scratch.resolved.count > 0 else { return 1 }
+        scratch.activate(0)
+        return 0
+    }
+
+    // MARK: Introspection
+
+    /// The registered routes, in registration order.
+    var routes: [RouteRecord] {
+        writer.withLock { state in state.records.compactMap { $0 }.sorted { $0.sequence < $1.sequence } }
+    }
+
+    /// The registered route with `id` (the first registered when several share it).
+    func routes(withID id: UInt64) -> [RouteRecord] {
+        writer.withLock { state in (state.byID[id] ?? []).compactMap { state.records[Int($0)] } }
+    }
+
+    /// Bytes held by both table sides.
+    var tableBytes: Int { writer.withLock { _ in sides[0].allocatedBytes + sides[1].allocatedBytes } }
+
+    /// Runs `body` on the current side under the writer lock (no writer can change it meanwhile).
+    func withStableSide<R>(_ body: (TableSide) -> R) -> R {
+        writer.withLock { _ in body(sides[activeSide.load(ordering: .relaxed)]) }
+    }
+}
+
+/// A registered route as the writer keeps it: for counting, removal and introspection.
+struct RouteRecord: @unchecked Sendable {
+    var id: UInt64
+    var priority: Int32
+    var pattern: String
+    var scheme: String?
+    var variants: [UInt32]
+    var regexSources: [String]
+    var payload: UnsafeMutableRawPointer?
+    var sequence: UInt64 = 0
+}
+
+/// Everything only the (single) writer touches.
+struct WriterState: ~Copyable {
+    var records: [RouteRecord?] = []
+    var freeRecords: [UInt32] = []
+    var byID: [UInt64: [UInt32]] = [:]
+    var regexes: [String: (regex: CompiledRegex, uses: Int)] = [:]
+    var nextSequence: UInt64 = 1
+    /// Payloads of removed routes, released once every reader has moved past them.
+    var retired: [(payloads: [UnsafeMutableRawPointer], snapshot: [(ReaderSlot, UInt64)])] = []
+    var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+
+    /// The record index the `offset`-th record of the current batch will get.
+    func peekRecordIndex(offset: Int) -> UInt32 {
+        if offset < freeRecords.count { return freeRecords[freeRecords.count - 1 - offset] }
+        return UInt32(records.count + offset - freeRecords.count)
+    }
+
+    mutating func store(_ record: RouteRecord) {
+        let index: UInt32
+        if let reused = freeRecords.popLast() {
+            index = reused
+        } else {
+            index = UInt32(records.count)
+            records.append(nil)
+        }
+        records[Int(index)] = record
+        byID[record.id, default: []].append(index)
+    }
+
+    mutating func free(_ index: UInt32) {
+        records[Int(index)] = nil
+        freeRecords.append(index)
+    }
+
+    mutating func reclaimPayloads() {
+        guard let release = releasePayload else {
+            retired.removeAll()
+            return
+        }
+        retired.removeAll { entry in
+            guard ReaderRegistry.allAdvanced(since: entry.snapshot) else { return false }
+            for payload in entry.payloads { release(payload) }
+            return true
+        }
+    }
+}

@@ -1,0 +1,260 @@
+/// A pattern segment ready for the trie: constraints resolved to scanner codes or compiled regexes.
+enum TrieSegment: Equatable {
+    case literal([UInt8])
+    case parameter
+    case constraint(code: UInt8, regex: UnsafeRawPointer?)
+    case wildcard
+}
+
+/// One expansion of a route, resolved and ready to insert into a ``TableSide``.
+struct TrieVariant {
+    /// Lower-cased scheme, `nil` for the global table.
+    var scheme: [UInt8]?
+    var hostRank: UInt8
+    /// Lower-cased host (exact) or suffix with its leading dot; empty for any host.
+    var hostKey: [UInt8]
+    var segments: [TrieSegment]
+    var names: UnsafePointer<UInt32>?
+    var nameCount: UInt16
+    var routeID: UInt64
+    var sequence: UInt64
+    var priority: Int32
+    var expansion: UInt16
+    var payload: UnsafeMutableRawPointer?
+    var record: UInt32
+
+    /// What makes two variants duplicates (SPEC §3.6): table, host, priority and segment shapes;
+    /// parameter names do not count.
+    var shapeKey: [UInt8] {
+        var key = (scheme ?? [0xFF]) + [0, hostRank] + hostKey + [0]
+        withUnsafeBytes(of: priority.littleEndian) { key.append(contentsOf: $0) }
+        for segment in segments {
+            switch segment {
+            case .literal(let bytes):
+                key.append(1)
+                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { key.append(contentsOf: $0) }
+                key.append(contentsOf: bytes)
+            case .parameter: key.append(2)
+            case .constraint(let code, let regex):
+                key.append(3)
+                key.append(code)
+                withUnsafeBytes(of: UInt(bitPattern: regex).littleEndian) { key.append(contentsOf: $0) }
+            case .wildcard: key.append(4)
+            }
+        }
+        return key
+    }
+}
+
+extension TableSide {
+    /// The node a variant would hang on, without creating anything (0 when its path is absent).
+    func existingNode(for variant: TrieVariant) -> UInt32 {
+        var node = existingRoot(scheme: variant.scheme)
+        for segment in variant.segments {
+            if node == 0 { return 0 }
+            switch segment {
+            case .literal(let bytes):
+                node = bytes.withUnsafeBufferPointer { buffer in
+                    let start = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                    return literalChild(of: node, start, buffer.count,
+                                        hash: LiteralHash.segmentHash(start, buffer.count))
+                }
+            case .parameter:
+                node = nodes[Int(node)].parameterChild
+            case .constraint(let code, let regex):
+                node = constraintChild(of: node, code: code, regex: regex)
+            case .wildcard:
+                return node
+            }
+        }
+        return node
+    }
+
+    /// True when an equal variant (same node, host, priority and wildcard-ness) is registered.
+    func containsDuplicate(of variant: TrieVariant) -> Bool {
+        let node = existingNode(for: variant)
+        if node == 0 { return false }
+        let endsWithWildcard = variant.segments.last == .wildcard
+        var index = endsWithWildcard ? nodes[Int(node)].firstWildcard : nodes[Int(node)].firstTerminal
+        while index != 0 {
+            let existing = variants[Int(index)]
+            if existing.priority == variant.priority, existing.hostRank == variant.hostRank,
+               Int(existing.hostLength) == variant.hostKey.count,
+               variant.hostKey.withUnsafeBufferPointer({ host in
+                   host.isEmpty || LiteralHash.equal(keys.base + Int(existing.hostOffset), host.baseAddress!,
+                                                     host.count, folded: false)
+               }) {
+                return true
+            }
+            index = existing.next
+        }
+        return false
+    }
+
+    /// Inserts a variant, creating the nodes of its path, and returns the variant's index.
+    /// - Complexity: O(pattern length), amortized; no other route is touched.
+    mutating func insert(_ variant: TrieVariant) -> UInt32 {
+        var node = rootCreating(scheme: variant.scheme)
+        var depth: UInt16 = 0
+        for segment in variant.segments {
+            switch segment {
+            case .literal(let bytes):
+                let hash = bytes.withUnsafeBufferPointer { buffer in
+                    LiteralHash.segmentHash(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
+                }
+                var child = bytes.withUnsafeBufferPointer { buffer in
+                    literalChild(of: node, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count, hash: hash)
+                }
+                if child == 0 {
+                    var fresh = TrieNode.empty
+                    fresh.parent = node
+                    fresh.depth = depth + 1
+                    fresh.kind = SegmentRank.literal.rawValue
+                    fresh.keyOffset = storeKey(bytes)
+                    fresh.keyLength = UInt32(bytes.count)
+                    child = allocateNode(fresh)
+                    insertLiteralSlot(child: child, edgeHash: LiteralHash.edgeHash(hash, parent: node))
+                    nodes[Int(node)].literalChildCount += 1
+                }
+                node = child
+            case .parameter:
+                var child = nodes[Int(node)].parameterChild
+                if child == 0 {
+                    var fresh = TrieNode.empty
+                    fresh.parent = node
+                    fresh.depth = depth + 1
+                    fresh.kind = SegmentRank.parameter.rawValue
+                    child = allocateNode(fresh)
+                    nodes[Int(node)].parameterChild = child
+                }
+                node = child
+            case .constraint(let code, let regex):
+                var child = constraintChild(of: node, code: code, regex: regex)
+                if child == 0 {
+                    var fresh = TrieNode.empty
+                    fresh.parent = node
+                    fresh.depth = depth + 1
+                    fresh.kind = SegmentRank.constraint.rawValue
+                    child = allocateNode(fresh)
+                    let edge = allocateEdge(ConstraintEdge(child: child, next: 0, code: code, regex: regex))
+                    appendEdge(edge, to: node)
+                }
+                node = child
+            case .wildcard:
+                break
+            }
+            depth += 1
+        }
+        let endsWithWildcard = variant.segments.last == .wildcard
+        let hostOffset = storeKey(variant.hostKey)
+        let index = allocateVariant(Variant(
+            routeID: variant.routeID, sequence: variant.sequence, payload: variant.payload, names: variant.names,
+            priority: variant.priority, node: node, next: 0, record: variant.record, hostOffset: hostOffset,
+            hostLength: UInt32(variant.hostKey.count), nameCount: variant.nameCount, expansion: variant.expansion,
+            hostRank: variant.hostRank, endsWithWildcard: endsWithWildcard))
+        // Append at the tail so a node's list stays in registration order (readable dumps).
+        if endsWithWildcard {
+            if nodes[Int(node)].firstWildcard == 0 {
+                nodes[Int(node)].firstWildcard = index
+            } else {
+                appendVariant(index, after: nodes[Int(node)].firstWildcard)
+            }
+        } else {
+            if nodes[Int(node)].firstTerminal == 0 {
+                nodes[Int(node)].firstTerminal = index
+            } else {
+                appendVariant(index, after: nodes[Int(node)].firstTerminal)
+            }
+        }
+        return index
+    }
+
+    /// Removes one variant and prunes the nodes it leaves bare.
+    mutating func remove(variant index: UInt32) {
+        let variant = variants[Int(index)]
+        var node = variant.node
+        if variant.endsWithWildcard {
+            nodes[Int(node)].firstWildcard = unlinked(index, from: nodes[Int(node)].firstWildcard)
+        } else {
+            nodes[Int(node)].firstTerminal = unlinked(index, from: nodes[Int(node)].firstTerminal)
+        }
+        releaseVariant(index)
+        while nodes[Int(node)].isBare && nodes[Int(node)].parent != 0 {
+            let bare = nodes[Int(node)]
+            let parent = bare.parent
+            switch bare.kind {
+            case SegmentRank.literal.rawValue:
+                let hash = LiteralHash.segmentHash(keys.base + Int(bare.keyOffset), Int(bare.keyLength))
+                removeLiteralSlot(child: node, edgeHash: LiteralHash.edgeHash(hash, parent: parent))
+                nodes[Int(parent)].literalChildCount -= 1
+            case SegmentRank.parameter.rawValue:
+                nodes[Int(parent)].parameterChild = 0
+            default:
+                removeEdge(to: node, from: parent)
+            }
+            releaseNode(node)
+            node = parent
+        }
+        compactKeysIfNeeded()
+    }
+
+    // MARK: Lists
+
+    func constraintChild(of node: UInt32, code: UInt8, regex: UnsafeRawPointer?) -> UInt32 {
+        var edge = nodes[Int(node)].firstConstraintEdge
+        while edge != 0 {
+            let entry = constraintEdges[Int(edge)]
+            if entry.code == code && entry.regex == regex { return entry.child }
+            edge = entry.next
+        }
+        return 0
+    }
+
+    private mutating func appendEdge(_ edge: UInt32, to node: UInt32) {
+        var last = nodes[Int(node)].firstConstraintEdge
+        if last == 0 {
+            nodes[Int(node)].firstConstraintEdge = edge
+            return
+        }
+        while constraintEdges[Int(last)].next != 0 { last = constraintEdges[Int(last)].next }
+        constraintEdges[Int(last)].next = edge
+    }
+
+    private mutating func removeEdge(to child: UInt32, from node: UInt32) {
+        var previous: UInt32 = 0
+        var edge = nodes[Int(node)].firstConstraintEdge
+        while edge != 0 && constraintEdges[Int(edge)].child != child {
+            previous = edge
+            edge = constraintEdges[Int(edge)].next
+        }
+        guard edge != 0 else { return }
+        let next = constraintEdges[Int(edge)].next
+        if previous == 0 {
+            nodes[Int(node)].firstConstraintEdge = next
+        } else {
+            constraintEdges[Int(previous)].next = next
+        }
+        releaseEdge(edge)
+    }
+
+    private mutating func appendVariant(_ index: UInt32, after head: UInt32) {
+        var last = head
+        while variants[Int(last)].next != 0 { last = variants[Int(last)].next }
+        variants[Int(last)].next = index
+    }
+
+    /// The list starting at `head` without `index`; returns the new head.
+    private mutating func unlinked(_ index: UInt32, from head: UInt32) -> UInt32 {
+        if head == index { return variants[Int(index)].next }
+        var current = head
+        while current != 0 {
+            let next = variants[Int(current)].next
+            if next == index {
+                variants[Int(current)].next = variants[Int(index)].next
+                break
+            }
+            current = next
+        }
+        return head
+    }
+}
