@@ -226,47 +226,49 @@ final class RouterCore: @unchecked Sendable {
     /// - Complexity: one pass over the URL plus the trie paths it can follow; no heap allocation
     ///   once `scratch` has served a lookup at least as large.
     func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> Int32 {
-        scratch.clearResult()
-        guard scratch.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return -5 }
-        var input = scratch.lookupInput
-        if options.caseInsensitivePaths {
-            input = LookupInput(starts: input.starts, lengths: input.lengths, hashes: input.hashes, count: input.count,
-                                foldAll: true, foldFirst: input.foldFirst, host: input.host, hostLength: input.hostLength)
-        }
-        scratch.limitHits = 0
+        let state = scratch.state
+        state.pointee.clearResult()
+        guard state.pointee.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return -5 }
+        let input = state.pointee.lookupInput(foldAll: options.caseInsensitivePaths)
+        let regexScratch = scratch.regexScratch
+        let rankBuffers = state.pointee.rankBuffers
+        let segmentCount = state.pointee.segmentCount
+        let scheme = state.pointee.scheme
+        var limitHits = 0
         scratch.slot.enter()
         let side = sides + activeSide.load(ordering: .sequentiallyConsistent)
         var groupStart = 0
-        if let scheme = scratch.scheme {
-            let root = side.pointee.root(forScheme: scheme, count: scratch.schemeLength)
+        if let scheme {
+            let root = side.pointee.root(forScheme: scheme, count: state.pointee.schemeLength)
             if root != 0 {
-                side.pointee.collect(root: root, input, into: &scratch.candidates, regexScratch: scratch.regexScratch,
-                                     limitHits: &scratch.limitHits)
-                side.pointee.sortCandidates(scratch.candidates.base, 0..<scratch.candidates.count,
-                                            rankBuffers: scratch.rankBuffers, rankCapacity: MatchScratch.rankCapacity)
-                groupStart = scratch.candidates.count
+                side.pointee.collect(root: root, input, into: &state.pointee.candidates, regexScratch: regexScratch,
+                                     limitHits: &limitHits)
+                side.pointee.sortCandidates(state.pointee.candidates.base, 0..<state.pointee.candidates.count,
+                                            rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+                groupStart = state.pointee.candidates.count
             }
         }
-        if scratch.scheme == nil || options.globalFallback {
-            side.pointee.collect(root: TableSide.globalRoot, input, into: &scratch.candidates,
-                                 regexScratch: scratch.regexScratch, limitHits: &scratch.limitHits)
-            side.pointee.sortCandidates(scratch.candidates.base, groupStart..<scratch.candidates.count,
-                                        rankBuffers: scratch.rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+        if scheme == nil || options.globalFallback {
+            side.pointee.collect(root: TableSide.globalRoot, input, into: &state.pointee.candidates,
+                                 regexScratch: regexScratch, limitHits: &limitHits)
+            side.pointee.sortCandidates(state.pointee.candidates.base, groupStart..<state.pointee.candidates.count,
+                                        rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
         }
-        for index in 0..<scratch.candidates.count {
-            let variant = side.pointee.variants[Int(scratch.candidates[index])]
-            let positions = scratch.resolvedPositions.extend(by: scratch.segmentCount + 1)
-            let written = side.pointee.parameterPositions(of: variant, into: positions)
-            scratch.resolvedPositions.removeLast(scratch.segmentCount + 1 - written)
-            scratch.resolved.append(ResolvedCandidate(
-                routeID: variant.routeID, payload: variant.payload, names: variant.names, record: variant.record,
-                positionStart: Int32(scratch.resolvedPositions.count - written), positionCount: Int32(written),
-                endsWithWildcard: variant.endsWithWildcard))
+        let candidateCount = state.pointee.candidates.count
+        for index in 0..<candidateCount {
+            let variant = side.pointee.variants.base + Int(state.pointee.candidates[index])
+            let slots = state.pointee.resolvedPositions.extend(by: segmentCount + 1)
+            let written = side.pointee.parameterPositions(of: variant, into: slots)
+            state.pointee.resolvedPositions.removeLast(segmentCount + 1 - written)
+            state.pointee.resolved.append(ResolvedCandidate(
+                routeID: variant.pointee.routeID, payload: variant.pointee.payload, names: variant.pointee.names,
+                record: variant.pointee.record, positionStart: Int32(state.pointee.resolvedPositions.count - written),
+                positionCount: Int32(written), endsWithWildcard: variant.pointee.endsWithWildcard))
         }
         scratch.slot.exit()
-        if scratch.limitHits != 0 { regexLimitHits.add(scratch.limitHits, ordering: .relaxed) }
-        guard scratch.resolved.count > 0 else { return 1 }
-        scratch.activate(0)
+        if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
+        guard candidateCount > 0 else { return 1 }
+        state.pointee.activate(0)
         return 0
     }
 

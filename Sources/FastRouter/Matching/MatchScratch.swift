@@ -10,10 +10,62 @@ final class MatchScratch {
     static let maxSegments = 1024
     /// Longest URL accepted, in bytes (SPEC §3.4).
     static let maxURLLength = 65536
+    static let rankCapacity = maxSegments + 2
 
     /// This reader's announcement slot for writers' grace periods.
     let slot: ReaderSlot
+    /// PCRE2 match data, owned per reader so threads never share it.
+    let regexScratch = RegexScratch()
+    /// The mutable state, kept behind a pointer: mutating a class's stored properties costs a
+    /// dynamic exclusivity check per access, which the lookup path cannot afford.
+    let state: UnsafeMutablePointer<ScratchState>
 
+    init() {
+        slot = ReaderRegistry.acquire()
+        state = .allocate(capacity: 1)
+        state.initialize(to: ScratchState())
+    }
+
+    deinit {
+        ReaderRegistry.release(slot)
+        state.pointee.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The route id of the current candidate, or `UInt64.max` when the last call did not match.
+    var routeID: UInt64 { state.pointee.routeID }
+    /// The payload of the current candidate (the Swift router's value box).
+    var payload: UnsafeMutableRawPointer? { state.pointee.payload }
+    /// Number of parameters of the current candidate, query pairs included.
+    var parameterCount: Int { state.pointee.parameterCount }
+    /// The raw fragment when the last call matched and the URL has a `#`.
+    var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
+    /// The wildcard's segment range of the current candidate, `nil` when it has none.
+    var wildcardRange: Range<Int>? { state.pointee.wildcardRange }
+
+    /// The parameter at `index`, or `nil` past the end.
+    func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
+        state.pointee.parameter(at: index)
+    }
+
+    /// The value of the first parameter named `name`, or `nil`.
+    func parameter(named name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        state.pointee.parameter(named: name)
+    }
+
+    /// The decoded segment at `index`.
+    func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { state.pointee.segment(index) }
+
+    /// Declines the current candidate and moves to the next: 0 (`FR_OK`) or 1 (`FR_NOMATCH`).
+    func next() -> Int32 { state.pointee.next() }
+
+    /// Forgets the last result.
+    func clearResult() { state.pointee.clearResult() }
+}
+
+/// The buffers and results of a ``MatchScratch``; see there.
+struct ScratchState {
     // The URL's path segments, decoded: start, length and literal hash of each.
     let segmentStarts: UnsafeMutablePointer<UnsafePointer<UInt8>>
     let segmentLengths: UnsafeMutablePointer<Int>
@@ -28,7 +80,7 @@ final class MatchScratch {
     /// Web host (raw, compared case-insensitively); `nil` for custom schemes and scheme-less URLs.
     var host: UnsafePointer<UInt8>?
     var hostLength = 0
-    /// Lower-case comparison key of the URL's scheme, `nil` when the URL has none.
+    /// The URL's scheme bytes as written, `nil` when the URL has none.
     var scheme: UnsafePointer<UInt8>?
     var schemeLength = 0
     /// True when segment 0 is a custom scheme's host (compared case-insensitively).
@@ -46,28 +98,20 @@ final class MatchScratch {
     var current = -1
     /// Parameters of the current candidate, then the query pairs.
     var parameters = FlatBuffer<MatchParameter>(capacity: 16)
-
     /// Two rows of segment ranks for precedence comparisons.
     let rankBuffers: UnsafeMutablePointer<UInt8>
-    static let rankCapacity = maxSegments + 2
-    /// PCRE2 match data, owned per reader so threads never share it.
-    let regexScratch = RegexScratch()
-    /// Regex constraints that hit PCRE2's limits during the last lookup.
-    var limitHits = 0
 
     init() {
-        slot = ReaderRegistry.acquire()
-        segmentStarts = .allocate(capacity: Self.maxSegments + 1)
-        segmentLengths = .allocate(capacity: Self.maxSegments + 1)
-        segmentHashes = .allocate(capacity: Self.maxSegments + 1)
+        segmentStarts = .allocate(capacity: MatchScratch.maxSegments + 1)
+        segmentLengths = .allocate(capacity: MatchScratch.maxSegments + 1)
+        segmentHashes = .allocate(capacity: MatchScratch.maxSegments + 1)
         byteCapacity = 256
         decoded = .allocate(capacity: byteCapacity)
         joined = .allocate(capacity: byteCapacity)
-        rankBuffers = .allocate(capacity: 2 * Self.rankCapacity)
+        rankBuffers = .allocate(capacity: 2 * MatchScratch.rankCapacity)
     }
 
-    deinit {
-        ReaderRegistry.release(slot)
+    func deallocate() {
         segmentStarts.deallocate()
         segmentLengths.deallocate()
         segmentHashes.deallocate()
@@ -83,7 +127,7 @@ final class MatchScratch {
 
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
     @inline(__always)
-    func reserveBytes(_ count: Int) {
+    mutating func reserveBytes(_ count: Int) {
         guard count > byteCapacity else { return }
         decoded.deallocate()
         joined.deallocate()
@@ -93,26 +137,17 @@ final class MatchScratch {
     }
 
     /// The input of a trie lookup over this URL.
-    var lookupInput: LookupInput {
+    func lookupInput(foldAll: Bool) -> LookupInput {
         LookupInput(starts: segmentStarts, lengths: segmentLengths, hashes: segmentHashes, count: segmentCount,
-                    foldAll: false, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength)
+                    foldAll: foldAll, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength)
     }
 
     // MARK: Results
 
-    /// The route id of the current candidate, or `UInt64.max` when the last call did not match.
     var routeID: UInt64 { current >= 0 ? resolved[current].routeID : UInt64.max }
-
-    /// The payload of the current candidate (the Swift router's value box).
     var payload: UnsafeMutableRawPointer? { current >= 0 ? resolved[current].payload : nil }
-
-    /// The router's record index of the current candidate's route.
-    var record: UInt32 { current >= 0 ? resolved[current].record : UInt32.max }
-
-    /// Number of parameters of the current candidate, query pairs included.
     var parameterCount: Int { current >= 0 ? parameters.count : 0 }
 
-    /// The parameter at `index`, or `nil` past the end.
     func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
         guard current >= 0, index >= 0, index < parameters.count else { return nil }
         let parameter = parameters[index]
@@ -120,7 +155,6 @@ final class MatchScratch {
                 UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength))
     }
 
-    /// The value of the first parameter named `name`, or `nil`.
     func parameter(named name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         guard current >= 0 else { return nil }
         for index in 0..<parameters.count {
@@ -133,13 +167,11 @@ final class MatchScratch {
         return nil
     }
 
-    /// The raw fragment when the last call matched and the URL has a `#`.
     var fragmentBytes: UnsafeBufferPointer<UInt8>? {
         guard current >= 0, let fragment else { return nil }
         return UnsafeBufferPointer(start: fragment, count: fragmentLength)
     }
 
-    /// The wildcard's segments of the current candidate (empty when it has none).
     var wildcardRange: Range<Int>? {
         guard current >= 0, resolved[current].endsWithWildcard else { return nil }
         let candidate = resolved[current]
@@ -147,41 +179,40 @@ final class MatchScratch {
         return start..<segmentCount
     }
 
-    /// The decoded segment at `index`.
+    @inline(__always)
     func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: segmentStarts[index], count: segmentLengths[index])
     }
 
-    /// Declines the current candidate and moves to the next: 0 (`FR_OK`) or 1 (`FR_NOMATCH`).
-    func next() -> Int32 {
+    mutating func next() -> Int32 {
         guard current >= 0 else { return 1 }
         if current + 1 < resolved.count {
             activate(current + 1)
             return 0
         }
         current = -1
-        parameters.removeLast(parameters.count)
+        parameters.removeAll()
         return 1
     }
 
-    /// Forgets the last result (a new lookup starts, or it failed).
-    func clearResult() {
+    mutating func clearResult() {
         current = -1
-        parameters.removeLast(parameters.count)
-        resolved.removeLast(resolved.count)
-        resolvedPositions.removeLast(resolvedPositions.count)
-        candidates.removeLast(candidates.count)
+        parameters.removeAll()
+        resolved.removeAll()
+        resolvedPositions.removeAll()
+        candidates.removeAll()
     }
 
     /// Makes candidate `index` current and lays out its parameters.
-    func activate(_ index: Int) {
+    mutating func activate(_ index: Int) {
         current = index
-        parameters.removeLast(parameters.count)
+        parameters.removeAll()
         let candidate = resolved[index]
-        for offset in 0..<Int(candidate.positionCount) {
-            let name = NameTable.entry(candidate.names![offset]).pointee.bytes
+        let count = Int(candidate.positionCount)
+        for offset in 0..<count {
+            let name = NameTable.entry(candidate.names.unsafelyUnwrapped[offset]).pointee.bytes
             let position = Int(resolvedPositions[Int(candidate.positionStart) + offset])
-            let isWildcard = candidate.endsWithWildcard && offset == Int(candidate.positionCount) - 1
+            let isWildcard = candidate.endsWithWildcard && offset == count - 1
             let value = isWildcard ? joinedSegments(from: position) : segment(position)
             parameters.append(MatchParameter(name: name.baseAddress ?? UnsafePointer(joined), nameLength: name.count,
                                              value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count))

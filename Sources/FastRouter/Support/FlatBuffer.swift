@@ -63,6 +63,10 @@ struct FlatBuffer<Element: BitwiseCopyable> {
         return base + (count - n)
     }
 
+    /// Empties the buffer, keeping its storage.
+    @inline(__always)
+    mutating func removeAll() { count = 0 }
+
     /// Drops elements from the end.
     mutating func removeLast(_ n: Int) { count -= n }
 

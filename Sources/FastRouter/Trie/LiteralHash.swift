@@ -4,16 +4,15 @@
 /// case-insensitive comparison (SPEC §3.2): keys stay stored as written, and only the final
 /// comparison decides whether case matters.
 enum LiteralHash {
-    /// Hash of a segment's bytes with ASCII letters folded to lower case. Reads 8 bytes at a time.
+    /// Hash of a segment's bytes with ASCII letters folded to lower case. Reads 8 bytes at a time;
+    /// ``ScratchState`` computes the same value while it splits a URL (see `scanSegment`).
     @inline(__always)
     static func segmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
+        var hash = seed
         var index = 0
         let raw = UnsafeRawPointer(start)
         while index + 8 <= count {
-            let word = foldWord(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 29
+            hash = mix(hash, foldWord(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
             index += 8
         }
         if index < count {
@@ -24,10 +23,25 @@ enum LiteralHash {
                 shift += 8
                 index += 1
             }
-            hash = (hash ^ foldWord(word)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 29
+            hash = mix(hash, foldWord(word))
         }
-        return hash
+        return finish(hash, count: count)
+    }
+
+    /// Starting value of a segment hash.
+    static let seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    /// Folds one (case-folded, zero-padded) 8-byte word into a segment hash.
+    @inline(__always)
+    static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let mixed = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+        return mixed ^ (mixed >> 29)
+    }
+
+    /// Completes a segment hash with the segment's length.
+    @inline(__always)
+    static func finish(_ hash: UInt64, count: Int) -> UInt64 {
+        hash ^ UInt64(truncatingIfNeeded: count)
     }
 
     /// Lower-cases the ASCII letters of eight packed bytes at once (SWAR).
@@ -53,9 +67,25 @@ enum LiteralHash {
     /// Byte equality, exact or with ASCII letters folded.
     @inline(__always)
     static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int, folded: Bool) -> Bool {
-        if !folded { return memcmp(lhs, rhs, count) == 0 }
-        for index in 0..<count where lowercase(lhs[index]) != lowercase(rhs[index]) {
-            return false
+        let left = UnsafeRawPointer(lhs)
+        let right = UnsafeRawPointer(rhs)
+        var index = 0
+        // Word at a time; keys are short, so this beats a call to memcmp.
+        while index + 8 <= count {
+            var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if folded {
+                a = foldWord(a)
+                b = foldWord(b)
+            }
+            if a != b { return false }
+            index += 8
+        }
+        while index < count {
+            let a = lhs[index]
+            let b = rhs[index]
+            if a != b && (!folded || lowercase(a) != lowercase(b)) { return false }
+            index += 1
         }
         return true
     }

@@ -59,8 +59,8 @@ extension TableSide {
     /// The URL segment index of each parameter of `variant`, in pattern order, written to
     /// `positions`; the wildcard (if any) comes last and starts at the variant's depth.
     /// Returns the number written.
-    func parameterPositions(of variant: Variant, into positions: UnsafeMutablePointer<Int32>) -> Int {
-        var node = variant.node
+    func parameterPositions(of variant: UnsafeMutablePointer<Variant>, into positions: UnsafeMutablePointer<Int32>) -> Int {
+        var node = variant.pointee.node
         var count = 0
         // Walk up, collecting placeholder depths in reverse, then flip them.
         while node != 0 {
@@ -78,8 +78,8 @@ extension TableSide {
             low += 1
             high -= 1
         }
-        if variant.endsWithWildcard {
-            positions[count] = Int32(nodes[Int(variant.node)].depth)
+        if variant.pointee.endsWithWildcard {
+            positions[count] = Int32(nodes[Int(variant.pointee.node)].depth)
             count += 1
         }
         return count

@@ -4,17 +4,6 @@
 /// that are not valid UTF-8 after decoding; these functions report that with `false` and never
 /// produce a partial answer the caller could mistake for a match.
 enum PercentDecoding {
-    /// Byte classes for the splitting loop: bit 0 `%`, bit 1 NUL, bit 2 non-ASCII, bit 3 `+`.
-    static let byteClass: [UInt8] = (0..<256).map { byte in
-        switch byte {
-        case 0x25: return 1
-        case 0x00: return 2
-        case 0x2B: return 8
-        case 0x80...: return 4
-        default: return 0
-        }
-    }
-
     /// The value of a hex digit, or 0xFF.
     @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt8 {

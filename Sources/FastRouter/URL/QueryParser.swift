@@ -1,9 +1,9 @@
-extension MatchScratch {
+extension ScratchState {
     /// Splits a query on `&` and the first `=`, decoding keys and values (SPEC §3.2, §3.6):
     /// empty items are skipped, a key without `=` has an empty value, repeated keys are kept in
     /// order, `+` is a space unless the router turns that off. Returns `false` for an invalid
     /// escape, NUL or invalid UTF-8.
-    func parseQuery(_ start: UnsafePointer<UInt8>, _ length: Int, plusAsSpace: Bool, decodedUsed: inout Int) -> Bool {
+    mutating func parseQuery(_ start: UnsafePointer<UInt8>, _ length: Int, plusAsSpace: Bool, decodedUsed: inout Int) -> Bool {
         var index = 0
         while index < length {
             let itemStart = index

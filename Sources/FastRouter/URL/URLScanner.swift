@@ -35,12 +35,12 @@ struct WebSchemes {
     }
 }
 
-extension MatchScratch {
+extension ScratchState {
     /// Splits and decodes `url` into this scratch (SPEC §3.2, §3.4). Returns `false` for an
     /// invalid URL: over 64 KiB, over 1024 segments, a bad escape, NUL, or invalid UTF-8.
     /// - Complexity: one pass over the URL's bytes; allocates only when the URL is longer
     ///   than any this scratch has seen.
-    func load(url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool) -> Bool {
+    mutating func load(url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool) -> Bool {
         segmentCount = 0
         host = nil
         hostLength = 0
@@ -49,9 +49,9 @@ extension MatchScratch {
         firstSegmentIsHost = false
         fragment = nil
         fragmentLength = 0
-        queryPairs.removeLast(queryPairs.count)
+        queryPairs.removeAll()
         let length = url.count
-        guard length <= Self.maxURLLength else { return false }
+        guard length <= MatchScratch.maxURLLength else { return false }
         guard length > 0, let base = url.baseAddress else { return true }
         reserveBytes(length)
 
@@ -106,7 +106,9 @@ extension MatchScratch {
                 hostLength = hostEnd - hostStart
             } else if hostStart < authorityEnd {
                 // A custom scheme's host is the first path segment.
-                guard addSegment(base + hostStart, authorityEnd - hostStart, &decodedUsed) else { return false }
+                guard addSegment(base + hostStart, authorityEnd - hostStart, hash: 0, special: true, &decodedUsed) else {
+                    return false
+                }
                 firstSegmentIsHost = true
             }
             position = authorityEnd
@@ -120,8 +122,11 @@ extension MatchScratch {
                 continue
             }
             let start = index
-            while index < queryStart && base[index] != 0x2F { index += 1 }
-            guard addSegment(base + start, index - start, &decodedUsed) else { return false }
+            let (segmentEnd, hash, special) = Self.scanSegment(base, from: index, limit: queryStart, bufferEnd: length)
+            index = segmentEnd
+            guard addSegment(base + start, segmentEnd - start, hash: hash, special: special, &decodedUsed) else {
+                return false
+            }
         }
         if queryStart < end {
             guard parseQuery(base + queryStart + 1, end - queryStart - 1, plusAsSpace: plusAsSpace,
@@ -130,32 +135,84 @@ extension MatchScratch {
         return true
     }
 
-    /// Validates, decodes if needed, hashes and records one non-empty segment.
+    /// Validates, decodes if needed and records one non-empty segment. `hash` is the literal hash
+    /// of the raw bytes and `special` says whether they hold '%', NUL or non-ASCII bytes, both
+    /// computed while splitting.
     @inline(__always)
-    private func addSegment(_ start: UnsafePointer<UInt8>, _ length: Int, _ decodedUsed: inout Int) -> Bool {
-        guard segmentCount < Self.maxSegments else { return false }
-        var flags: UInt8 = 0
-        PercentDecoding.byteClass.withUnsafeBufferPointer { table in
-            for offset in 0..<length { flags |= table[Int(start[offset])] }
-        }
+    private mutating func addSegment(_ start: UnsafePointer<UInt8>, _ length: Int, hash: UInt64, special: Bool,
+                                     _ decodedUsed: inout Int) -> Bool {
+        guard segmentCount < MatchScratch.maxSegments else { return false }
         var bytes = start
         var count = length
-        if flags & 1 != 0 {
+        var hash = hash
+        if special {
             let destination = decoded + decodedUsed
             count = PercentDecoding.decode(start, length, into: destination, plusAsSpace: false)
             guard count >= 0 else { return false }
-            bytes = UnsafePointer(destination)
-            decodedUsed += count
-        } else if flags & 2 != 0 {
-            return false
-        } else if flags & 4 != 0 {
-            guard PercentDecoding.isValidUTF8(start, length) else { return false }
+            if count != length || memchr(start, 0x25, length) != nil {
+                bytes = UnsafePointer(destination)
+                decodedUsed += count
+            }
+            hash = LiteralHash.segmentHash(bytes, count)
         }
         segmentStarts[segmentCount] = bytes
         segmentLengths[segmentCount] = count
-        segmentHashes[segmentCount] = LiteralHash.segmentHash(bytes, count)
+        segmentHashes[segmentCount] = hash
         segmentCount += 1
         return true
+    }
+
+    /// Finds the end of the segment starting at `start` (the next '/' or `limit`) eight bytes at a
+    /// time, hashing it as ``LiteralHash/segmentHash(_:_:)`` would and noting whether it holds a
+    /// byte that needs decoding or validation ('%', NUL, non-ASCII).
+    @inline(__always)
+    static func scanSegment(_ base: UnsafePointer<UInt8>, from start: Int, limit: Int, bufferEnd: Int)
+        -> (end: Int, hash: UInt64, special: Bool) {
+        let raw = UnsafeRawPointer(base)
+        var hash = LiteralHash.seed
+        var special: UInt64 = 0
+        var index = start
+        while index + 8 <= bufferEnd {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            var stop = zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
+            if index + 8 > limit {
+                // Bytes at or past the limit (the query's '?') end the segment too.
+                stop |= 0x8080_8080_8080_8080 << (UInt64(limit - index) * 8)
+            }
+            let flags = (word & 0x8080_8080_8080_8080) | zeroBytes(word) | zeroBytes(word ^ 0x2525_2525_2525_2525)
+            if stop != 0 {
+                let taken = stop.trailingZeroBitCount / 8
+                if taken > 0 {
+                    let keep = UInt64.max >> UInt64(64 - 8 * taken)
+                    special |= flags & keep
+                    hash = LiteralHash.mix(hash, LiteralHash.foldWord(word & keep))
+                }
+                index += taken
+                return (index, LiteralHash.finish(hash, count: index - start), special != 0)
+            }
+            special |= flags
+            hash = LiteralHash.mix(hash, LiteralHash.foldWord(word))
+            index += 8
+        }
+        // Fewer than eight bytes left in the buffer: finish byte by byte.
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        var anySpecial = special != 0
+        while index < limit && base[index] != 0x2F {
+            let byte = base[index]
+            anySpecial = anySpecial || byte == 0x25 || byte &- 1 >= 0x7F
+            word |= UInt64(byte) << shift
+            shift += 8
+            index += 1
+        }
+        if shift > 0 { hash = LiteralHash.mix(hash, LiteralHash.foldWord(word)) }
+        return (index, LiteralHash.finish(hash, count: index - start), anySpecial)
+    }
+
+    /// The high bit of each byte of `word` that is zero, exactly (no false positives).
+    @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
     }
 
     @inline(__always)
