@@ -26,12 +26,30 @@ static inline int fr_pcre2_set_match_limit(pcre2_match_context_8 *context, uint3
 static inline int fr_pcre2_set_depth_limit(pcre2_match_context_8 *context, uint32_t limit) {
     return pcre2_set_depth_limit_8(context, limit);
 }
+static inline int fr_pcre2_set_heap_limit(pcre2_match_context_8 *context, uint32_t kibibytes) {
+    return pcre2_set_heap_limit_8(context, kibibytes);
+}
+/* A JIT stack per match context lets JIT matches recurse deeper than the 32 KiB default
+   on the machine stack, without touching the calling thread's stack. */
+static inline pcre2_jit_stack_8 *fr_pcre2_jit_stack_create(size_t start_size, size_t max_size) {
+    return pcre2_jit_stack_create_8(start_size, max_size, NULL);
+}
+static inline void fr_pcre2_jit_stack_free(pcre2_jit_stack_8 *stack) { pcre2_jit_stack_free_8(stack); }
+static inline void fr_pcre2_jit_stack_assign(pcre2_match_context_8 *context, pcre2_jit_stack_8 *stack) {
+    pcre2_jit_stack_assign_8(context, NULL, stack);
+}
 static inline int fr_pcre2_match(const pcre2_code_8 *code, const unsigned char *subject, size_t length,
                                  uint32_t options, pcre2_match_data_8 *data, pcre2_match_context_8 *context) {
     return pcre2_match_8(code, subject, length, 0, options, data, context);
 }
 static inline int fr_pcre2_pattern_info_uint32(const pcre2_code_8 *code, uint32_t what, uint32_t *out) {
     return pcre2_pattern_info_8(code, what, out);
+}
+
+/* Size of the JIT-compiled code, 0 when the pattern runs in the interpreter (no JIT, or (*NO_JIT)). */
+static inline size_t fr_pcre2_jit_size(const pcre2_code_8 *code) {
+    size_t size = 0;
+    return pcre2_pattern_info_8(code, PCRE2_INFO_JITSIZE, &size) == 0 ? size : 0;
 }
 
 #endif

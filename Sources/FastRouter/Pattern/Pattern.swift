@@ -7,6 +7,8 @@ struct Pattern: Equatable {
     /// Expansions of the optional groups in the order SPEC fixes: groups in written order,
     /// "present" before "absent". A pattern without groups has exactly one.
     var variants: [[Segment]]
+    /// The compiled program of each distinct regex source used in the pattern, keyed by source.
+    var regexes: [String: CompiledRegex] = [:]
 }
 
 /// Which hosts a web-scheme route accepts. Ordered by specificity: exact > suffix > any.

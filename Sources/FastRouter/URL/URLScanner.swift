@@ -194,7 +194,23 @@ extension ScratchState {
             hash = LiteralHash.mix(hash, LiteralHash.foldWord(word))
             index += 8
         }
-        // Fewer than eight bytes left in the buffer: finish byte by byte.
+        // Fewer than eight bytes left: load the buffer's last eight bytes and shift the ones
+        // already consumed out, so the tail costs one more word step, not a byte loop.
+        let remaining = bufferEnd - index
+        if remaining > 0 && bufferEnd >= 8 {
+            let word = raw.loadUnaligned(fromByteOffset: bufferEnd - 8, as: UInt64.self) >> (UInt64(8 - remaining) * 8)
+            // limit <= bufferEnd, so the limit falls inside this word and always stops the scan.
+            let stop = zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F) | (0x8080_8080_8080_8080 << (UInt64(limit - index) * 8))
+            let flags = (word & 0x8080_8080_8080_8080) | zeroBytes(word) | zeroBytes(word ^ 0x2525_2525_2525_2525)
+            let taken = stop.trailingZeroBitCount / 8
+            if taken > 0 {
+                let keep = UInt64.max >> UInt64(64 - 8 * taken)
+                special |= flags & keep
+                hash = LiteralHash.mix(hash, LiteralHash.foldWord(word & keep))
+            }
+            index += taken
+            return (index, LiteralHash.finish(hash, count: index - start), special != 0)
+        }
         var word: UInt64 = 0
         var shift: UInt64 = 0
         var anySpecial = special != 0
@@ -209,10 +225,11 @@ extension ScratchState {
         return (index, LiteralHash.finish(hash, count: index - start), anySpecial)
     }
 
-    /// The high bit of each byte of `word` that is zero, exactly (no false positives).
+    /// A high bit set in each byte of `word` that is zero, exact up to and including the lowest
+    /// zero byte (higher ones may be false positives after it, which callers mask off).
     @inline(__always)
     static func zeroBytes(_ word: UInt64) -> UInt64 {
-        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 
     @inline(__always)

@@ -1,0 +1,521 @@
+/// Reads a route pattern (SPEC §2, §3.6) from raw bytes into a ``Pattern``.
+///
+/// One method per grammar rule, left to right, so the first error reported is the leftmost one,
+/// at the byte offset of the offending construct's first byte:
+/// ```
+/// pattern   = [ scheme "://" [ host ] ] path
+/// path      = *( "/" segment / group ) [ "/" ]
+/// segment   = literal | param | wildcard
+/// group     = "(" 1*( "/" segment / group ) ")"
+/// ```
+/// Regex constraints are compiled here, once per distinct source, so a bad regex is a
+/// registration error and lookups never compile anything.
+enum PatternParser {
+    /// Longest pattern accepted, in bytes.
+    static let maxLength = 8192
+
+    /// Parses a whole pattern.
+    ///
+    /// ```swift
+    /// let pattern = try PatternParser.parse(bytes, webSchemes: ["http", "https"])
+    /// // "/users/:id(/posts)" → variants [users, :id, posts] and [users, :id]
+    /// ```
+    /// - Parameters:
+    ///   - pattern: The pattern bytes; they may come from C, so any byte value is handled.
+    ///   - webSchemes: Lower-cased web scheme names (e.g. `["http", "https"]`): their authority is a host rule.
+    /// - Returns: The scheme (`nil` for the global table), the host rule, every variant and the compiled regexes.
+    /// - Throws: ``RouterError`` with code `.invalidPattern`, or `.invalidRegex` for a regex that
+    ///   PCRE2 rejects, and the byte offset of the offending construct.
+    /// - Complexity: O(pattern length) plus regex compilation and the 2^groups variants.
+    static func parse(_ pattern: UnsafeBufferPointer<UInt8>, webSchemes: Set<String>) throws(RouterError) -> Pattern {
+        guard pattern.count <= maxLength else {
+            throw RouterError(.invalidPattern, offset: maxLength, "pattern is longer than \(maxLength) bytes")
+        }
+        var reader = PatternReader(bytes: pattern)
+        return try reader.readPattern(webSchemes: webSchemes)
+    }
+}
+
+/// The parser's cursor and what it has collected so far; lives for one `parse` call.
+private struct PatternReader {
+    // Safety: every read goes through `byte(at:)` or an index already compared with `bytes.count`;
+    // the buffer is the caller's and outlives this reader, which never escapes `parse`.
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Index of the next unread byte.
+    var position = 0
+    /// Groups opened so far, nested ones included, to reject the ninth at its `(`.
+    var groupCount = 0
+    /// Placeholder and wildcard names seen so far (`*` for an unnamed wildcard).
+    var names: Set<String> = []
+    /// Compiled regexes by source, so a source used twice compiles once.
+    var regexes: [String: CompiledRegex] = [:]
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    private var atEnd: Bool { position == bytes.count }
+
+    private func byte(at index: Int) -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private func failure(_ offset: Int, _ message: String) -> RouterError {
+        RouterError(.invalidPattern, offset: offset, message)
+    }
+
+    // MARK: pattern = [ scheme "://" [ host ] ] path
+
+    mutating func readPattern(webSchemes: Set<String>) throws(RouterError) -> Pattern {
+        let scheme = try readScheme()
+        var host = HostRule.any
+        if let scheme {
+            if webSchemes.contains(scheme) {
+                position += 3
+                host = try readHost()
+            } else {
+                // A custom scheme's host is its first path segment: read "scheme://REST" as the path
+                // "/REST", starting at the second slash of "://" so offsets stay those of the input.
+                position += 2
+            }
+        }
+        let nodes = try readPath()
+        let variants = try PatternExpansion.variants(of: nodes)
+        return Pattern(scheme: scheme, host: host, variants: variants, regexes: regexes)
+    }
+
+    /// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by "://".
+    ///
+    /// Leaves `position` at the `:` of "://" and returns the lower-cased scheme, or returns `nil`
+    /// at position 0 for a pattern without one.
+    private mutating func readScheme() throws(RouterError) -> String? {
+        guard let first = byte(at: 0), first != UInt8(ascii: "/"), first != UInt8(ascii: "(") else { return nil }
+        if ByteClass.isAlpha(first) {
+            var end = 1
+            while let next = byte(at: end), ByteClass.isSchemeCharacter(next) { end += 1 }
+            if byte(at: end) == UInt8(ascii: ":"), byte(at: end + 1) == UInt8(ascii: "/"),
+               byte(at: end + 2) == UInt8(ascii: "/") {
+                position = end
+                return String(decoding: bytes[0..<end].map(ByteClass.lowercased), as: UTF8.self)
+            }
+        }
+        throw failure(0, "pattern must start with '/', '(' or 'scheme://'")
+    }
+
+    // MARK: host = "*" | [ "*." ] reg-name   (web schemes)
+
+    /// Reads the host up to the next `/`, `(` or the end, lower-cased and percent-decoded.
+    private mutating func readHost() throws(RouterError) -> HostRule {
+        let start = position
+        var end = start
+        while let next = byte(at: end), next != UInt8(ascii: "/"), next != UInt8(ascii: "(") { end += 1 }
+        defer { position = end }
+        if end == start || (end == start + 1 && bytes[start] == UInt8(ascii: "*")) { return .any }
+
+        var index = start
+        var isSuffix = false
+        if bytes[start] == UInt8(ascii: "*") {
+            guard bytes[start + 1] == UInt8(ascii: ".") else {
+                throw failure(start, "'*' in a host must be the whole host or a leading '*.' (as in '*.example.com')")
+            }
+            guard end > start + 2 else { throw failure(start, "'*.' must be followed by a domain, as in '*.example.com'") }
+            isSuffix = true
+            index = start + 2
+        }
+
+        var host = DecodedText()
+        while index < end {
+            let current = bytes[index]
+            switch current {
+            case UInt8(ascii: "%"):
+                try host.append(percentEscapeAt: index, in: bytes)
+                index += 3
+                continue
+            case UInt8(ascii: ":"):
+                throw failure(index, "a pattern host cannot have a port; ports are ignored when matching")
+            case UInt8(ascii: "*"):
+                throw failure(index, "'*' in a host must be the whole host or a leading '*.' (as in '*.example.com')")
+            case 0x80...:
+                throw failure(index, "non-ASCII host: write it in its ASCII (punycode, 'xn--') form")
+            default:
+                guard ByteClass.isHostCharacter(current) else {
+                    throw failure(index, "invalid character \(ByteClass.describe(current)) in host")
+                }
+                host.append(current, from: index)
+            }
+            index += 1
+        }
+        try host.validate()
+        let name = String(decoding: host.bytes.map(ByteClass.lowercased), as: UTF8.self)
+        return isSuffix ? .suffix("." + name) : .exact(name)
+    }
+
+    // MARK: path = *( "/" segment / group ) [ "/" ]
+
+    /// The whole path; at top level ``readItems(inGroup:)`` stops only at the end of input.
+    private mutating func readPath() throws(RouterError) -> [PathNode] {
+        try readItems(inGroup: false)
+    }
+
+    /// Reads `"/" segment` and groups until the end of input, or until the `)` closing the current group.
+    private mutating func readItems(inGroup: Bool) throws(RouterError) -> [PathNode] {
+        var nodes: [PathNode] = []
+        while let current = byte(at: position) {
+            switch current {
+            case UInt8(ascii: "/"):
+                let slash = position
+                switch byte(at: slash + 1) {
+                case nil:
+                    // One trailing "/" is ignored; inside a group the missing ')' is reported by the caller.
+                    position += 1
+                case UInt8(ascii: "/"):
+                    throw failure(slash, "empty segment ('//')")
+                case UInt8(ascii: "("):
+                    throw failure(slash + 1, "a group must follow a segment or start the path: write '/a(/b)', not '/a/(/b)'")
+                case UInt8(ascii: ")"):
+                    if inGroup { throw failure(slash, "a group cannot end with '/'") }
+                    throw failure(slash + 1, "unbalanced ')'")
+                default:
+                    position += 1
+                    nodes.append(try readSegment())
+                }
+            case UInt8(ascii: "("):
+                nodes.append(try readGroup())
+                if let next = byte(at: position), next != UInt8(ascii: "/"), next != UInt8(ascii: "("),
+                   next != UInt8(ascii: ")") {
+                    throw failure(position, "text after a group: a group must be followed by '/', '(', ')' or the end")
+                }
+            case UInt8(ascii: ")"):
+                if inGroup { return nodes }
+                throw failure(position, "unbalanced ')'")
+            default:
+                // Only reachable right after a group's '(': every other position starts with '/' or '('.
+                throw failure(position, "a group must start with '/' or '(', as in '/a(/b)'")
+            }
+        }
+        return nodes
+    }
+
+    // MARK: group = "(" 1*( "/" segment / group ) ")"
+
+    private mutating func readGroup() throws(RouterError) -> PathNode {
+        let open = position
+        groupCount += 1
+        guard groupCount <= PatternExpansion.maxGroups else {
+            throw failure(open, "more than \(PatternExpansion.maxGroups) optional groups in one pattern")
+        }
+        position += 1
+        if byte(at: position) == UInt8(ascii: ")") { throw failure(open, "empty group '()'") }
+        let children = try readItems(inGroup: true)
+        guard byte(at: position) == UInt8(ascii: ")") else { throw failure(open, "unbalanced '(': missing ')'") }
+        position += 1
+        return .group(children, offset: open)
+    }
+
+    // MARK: segment = literal | param | wildcard
+
+    /// Reads one segment; `position` is at its first byte, which is not `/`, `(`, `)` or the end.
+    private mutating func readSegment() throws(RouterError) -> PathNode {
+        let start = position
+        let segment: Segment
+        switch bytes[start] {
+        case UInt8(ascii: ":"): segment = try readColonParameter()
+        case UInt8(ascii: "{"): segment = try readBracedPlaceholder()
+        case UInt8(ascii: "*"): segment = try readWildcard()
+        default: segment = try readLiteral()
+        }
+        return .segment(segment, offset: start)
+    }
+
+    /// Ends a placeholder or wildcard: only a segment boundary may follow it.
+    private func expectSegmentEnd(after construct: String, rule: String) throws(RouterError) {
+        guard let next = byte(at: position), !ByteClass.endsSegment(next) else { return }
+        throw failure(position, "unexpected \(ByteClass.describe(next)) after \(construct): \(rule)")
+    }
+
+    // MARK: literal = 1*( unreserved / pct-encoded / sub-delims / ":" / "@" )
+
+    private mutating func readLiteral() throws(RouterError) -> Segment {
+        var text = DecodedText()
+        while let current = byte(at: position), !ByteClass.endsSegment(current) {
+            if current == UInt8(ascii: "%") {
+                try text.append(percentEscapeAt: position, in: bytes)
+                position += 3
+                continue
+            }
+            guard ByteClass.isLiteralCharacter(current) || current >= 0x80 else {
+                throw literalCharacterError(current, at: position)
+            }
+            text.append(current, from: position)
+            position += 1
+        }
+        try text.validate()
+        return .literal(text.bytes)
+    }
+
+    private func literalCharacterError(_ byte: UInt8, at offset: Int) -> RouterError {
+        switch byte {
+        case UInt8(ascii: "*"):
+            return failure(offset, "'*' is only allowed as a whole last segment: '*' or '*name'")
+        case UInt8(ascii: "{"):
+            return failure(offset, "'{' must start its segment: a placeholder is a whole segment")
+        case UInt8(ascii: "}"):
+            return failure(offset, "unbalanced '}'")
+        case 0:
+            return failure(offset, "NUL byte in pattern")
+        default:
+            return failure(offset, "invalid character \(ByteClass.describe(byte)) in a literal: percent-encode it as %\(ByteClass.hex(byte))")
+        }
+    }
+
+    // MARK: param = ":" name | "{" name [ ":" constraint ] "}"
+
+    private mutating func readColonParameter() throws(RouterError) -> Segment {
+        let start = position
+        position += 1
+        guard let first = byte(at: position), !ByteClass.endsSegment(first) else {
+            throw failure(start, "empty parameter name after ':'")
+        }
+        guard ByteClass.isNameStart(first) else {
+            throw failure(position, "invalid parameter name: it must start with a letter or '_'")
+        }
+        let nameStart = position
+        while let next = byte(at: position), ByteClass.isNameCharacter(next) { position += 1 }
+        let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+        try register(name, at: start)
+        try expectSegmentEnd(after: "parameter ':\(name)'", rule: "a placeholder is a whole segment")
+        return .parameter(name: name)
+    }
+
+    private mutating func readBracedPlaceholder() throws(RouterError) -> Segment {
+        let open = position
+        let close = try matchingBrace(from: open)
+        var colon: Int?
+        for index in (open + 1)..<close where bytes[index] == UInt8(ascii: ":") {
+            colon = index
+            break
+        }
+        let nameEnd = colon ?? close
+        guard nameEnd > open + 1 else { throw failure(open, "empty parameter name in '{…}'") }
+        let name = try readName(from: open + 1, to: nameEnd)
+        try register(name, at: open)
+
+        var segment = Segment.parameter(name: name)
+        if let colon {
+            guard close > colon + 1 else {
+                throw failure(colon, "empty constraint after ':': write '{\(name)}' or '{\(name):int}'")
+            }
+            segment = .constrained(name: name, try readConstraint(from: colon + 1, to: close))
+        }
+        position = close + 1
+        try expectSegmentEnd(after: "placeholder '{\(name)…}'", rule: "a placeholder is a whole segment")
+        return segment
+    }
+
+    /// Index of the `}` that closes the `{` at `open`, counting nested braces (regex quantifiers such
+    /// as `{2,3}`) and skipping backslash-escaped bytes (`\{`), so `/` and `(` inside stay regex text.
+    private func matchingBrace(from open: Int) throws(RouterError) -> Int {
+        var depth = 0
+        var index = open
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"):
+                index += 1
+            case UInt8(ascii: "{"):
+                depth += 1
+            case UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { return index }
+            default:
+                break
+            }
+            index += 1
+        }
+        throw failure(open, "unbalanced '{': missing '}'")
+    }
+
+    /// `name = ( ALPHA / "_" ) *( ALPHA / DIGIT / "_" )` spanning exactly `start..<end` (non-empty).
+    private func readName(from start: Int, to end: Int) throws(RouterError) -> String {
+        guard ByteClass.isNameStart(bytes[start]) else {
+            throw failure(start, "invalid parameter name: it must start with a letter or '_'")
+        }
+        for index in (start + 1)..<end where !ByteClass.isNameCharacter(bytes[index]) {
+            throw failure(start, "invalid parameter name: use letters, digits and '_' only")
+        }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    // MARK: constraint = built-in name | regex
+
+    private mutating func readConstraint(from start: Int, to end: Int) throws(RouterError) -> Constraint {
+        var text = DecodedText()
+        for index in start..<end {
+            let current = bytes[index]
+            if current == 0 { throw failure(index, "NUL byte in pattern") }
+            if current < 0x20 || current == 0x7F {
+                throw failure(index, "control character \(ByteClass.describe(current)) in regex: use an escape such as \\x{\(ByteClass.hex(current))}")
+            }
+            text.append(current, from: index)
+        }
+        try text.validate()
+        let source = String(decoding: text.bytes, as: UTF8.self)
+        if let builtin = Constraint(builtinName: source) { return builtin }
+        if regexes[source] == nil {
+            regexes[source] = try CompiledRegex(source: source, patternOffset: start)
+        }
+        return .regex(source)
+    }
+
+    // MARK: wildcard = "*" [ name ]
+
+    private mutating func readWildcard() throws(RouterError) -> Segment {
+        let start = position
+        position += 1
+        var name = "*"
+        if let first = byte(at: position), ByteClass.isNameStart(first) {
+            let nameStart = position
+            while let next = byte(at: position), ByteClass.isNameCharacter(next) { position += 1 }
+            name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+        }
+        try register(name, at: start)
+        try expectSegmentEnd(after: "wildcard '\(name == "*" ? "*" : "*" + name)'",
+                             rule: "a wildcard is a whole last segment, '*' or '*name'")
+        return .wildcard(name: name)
+    }
+
+    /// Records a name, rejecting a second use anywhere in the pattern (all groups, wildcards included).
+    private mutating func register(_ name: String, at offset: Int) throws(RouterError) {
+        guard names.insert(name).inserted else {
+            throw failure(offset, "duplicate parameter name '\(name)'")
+        }
+    }
+}
+
+/// Bytes decoded from pattern text, each remembering the offset of the input that produced it,
+/// so UTF-8 and NUL errors point at what the user wrote (the `%` of an escape).
+private struct DecodedText {
+    var bytes: [UInt8] = []
+    var offsets: [Int] = []
+
+    mutating func append(_ byte: UInt8, from offset: Int) {
+        bytes.append(byte)
+        offsets.append(offset)
+    }
+
+    /// Decodes `%XX` at `offset`; rejects a malformed escape and `%00`.
+    mutating func append(percentEscapeAt offset: Int, in input: UnsafeBufferPointer<UInt8>) throws(RouterError) {
+        guard offset + 2 < input.count,
+              let high = ByteClass.hexValue(input[offset + 1]), let low = ByteClass.hexValue(input[offset + 2]) else {
+            throw RouterError(.invalidPattern, offset: offset, "invalid percent-escape: '%' must be followed by two hex digits")
+        }
+        let value = high << 4 | low
+        guard value != 0 else { throw RouterError(.invalidPattern, offset: offset, "'%00' (NUL) is not allowed") }
+        append(value, from: offset)
+    }
+
+    /// Requires well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
+    func validate() throws(RouterError) {
+        if let bad = UTF8Validation.firstInvalidIndex(bytes) {
+            throw RouterError(.invalidPattern, offset: offsets[bad], "invalid UTF-8 in pattern")
+        }
+    }
+}
+
+/// Strict UTF-8 checking that reports where the first ill-formed sequence starts.
+private enum UTF8Validation {
+    /// Index of the first byte of the first ill-formed sequence, or `nil` when all of `bytes` is valid.
+    static func firstInvalidIndex(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0x00...0x7F: index += 1; continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return index
+            }
+            guard index + length <= bytes.count else { return index }
+            // The first continuation byte carries the overlong, surrogate and range restrictions.
+            guard (low...high).contains(bytes[index + 1]) else { return index }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return index }
+            index += length
+        }
+        return nil
+    }
+}
+
+/// ASCII character classes of the pattern grammar (RFC 3986 names).
+private enum ByteClass {
+    static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    static func isNameStart(_ byte: UInt8) -> Bool { isAlpha(byte) || byte == UInt8(ascii: "_") }
+    static func isNameCharacter(_ byte: UInt8) -> Bool { isNameStart(byte) || isDigit(byte) }
+
+    /// unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
+        default: return isAlpha(byte) || isDigit(byte)
+        }
+    }
+
+    /// sub-delims without "(" ")" "*", which the pattern language reserves for groups and wildcards.
+    static func isSubDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "+"),
+             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A raw ASCII byte allowed in a literal (`%` escapes and bytes ≥ 0x80 are handled apart).
+    static func isLiteralCharacter(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+    }
+
+    /// A raw byte allowed in a host (`%` escapes are handled apart).
+    static func isHostCharacter(_ byte: UInt8) -> Bool { isUnreserved(byte) || isSubDelimiter(byte) }
+
+    static func endsSegment(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")")
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        if isDigit(byte) { return byte - UInt8(ascii: "0") }
+        let folded = byte | 0x20
+        if folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "f") { return folded - UInt8(ascii: "a") + 10 }
+        return nil
+    }
+
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// Two upper-case hex digits.
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
+    }
+
+    /// A byte as a message shows it: `'?'` when printable ASCII, `byte 0x0A` otherwise.
+    static func describe(_ byte: UInt8) -> String {
+        if byte > 0x20 && byte < 0x7F { return "'\(String(decoding: [byte], as: UTF8.self))'" }
+        if byte == 0x20 { return "' ' (space)" }
+        return "byte 0x\(hex(byte))"
+    }
+}
