@@ -15,75 +15,120 @@ struct LookupInput {
 }
 
 extension TableSide {
-    /// Appends to `candidates` every variant under `root` that matches the URL, in trie order.
+    /// Appends to `candidates` every variant under `root` that matches the URL.
     /// - Complexity: proportional to the trie paths the URL can follow; allocates only if
     ///   `candidates` must grow.
     func collect(root: UInt32, _ input: LookupInput, into candidates: inout FlatBuffer<UInt32>,
                  regexScratch: RegexScratch, limitHits: inout Int) {
-        collect(root, 0, input, &candidates, regexScratch, &limitHits)
+        var walker = TrieWalker(side: self, input: input, candidates: candidates, regexScratch: regexScratch)
+        walker.visit(root, 0)
+        candidates = walker.candidates
+        limitHits += walker.limitHits
+    }
+}
+
+/// One depth-first walk of a trie for one URL. Holds raw views of the side's buffers so the hot
+/// loop reads plain memory; descends without recursion while a node offers a single way on.
+struct TrieWalker {
+    let nodes: UnsafeMutablePointer<TrieNode>
+    let slots: UnsafeMutablePointer<LiteralSlot>
+    let slotMask: Int
+    let keys: UnsafeMutablePointer<UInt8>
+    let edges: UnsafeMutablePointer<ConstraintEdge>
+    let variants: UnsafeMutablePointer<Variant>
+    let input: LookupInput
+    var candidates: FlatBuffer<UInt32>
+    unowned(unsafe) let regexScratch: RegexScratch
+    var limitHits = 0
+
+    init(side: TableSide, input: LookupInput, candidates: FlatBuffer<UInt32>, regexScratch: RegexScratch) {
+        nodes = side.nodes.base
+        slots = side.literalSlots.base
+        slotMask = side.literalSlots.count - 1
+        keys = side.keys.base
+        edges = side.constraintEdges.base
+        variants = side.variants.base
+        self.input = input
+        self.candidates = candidates
+        self.regexScratch = regexScratch
     }
 
-    private func collect(_ nodeIndex: UInt32, _ depth: Int, _ input: LookupInput,
-                         _ candidates: inout FlatBuffer<UInt32>, _ regexScratch: RegexScratch,
-                         _ limitHits: inout Int) {
-        let node = nodes.base + Int(nodeIndex)
-        if depth == input.count {
-            addVariants(node.pointee.firstTerminal, input, &candidates)
-            addVariants(node.pointee.firstWildcard, input, &candidates)
-            return
-        }
-        let start = input.starts[depth]
-        let length = input.lengths[depth]
-        if node.pointee.literalChildCount != 0 {
-            let folded = input.foldAll || (depth == 0 && input.foldFirst)
-            let mask = literalSlots.count - 1
-            let edgeHash = LiteralHash.edgeHash(input.hashes[depth], parent: nodeIndex)
-            var slot = Int(edgeHash) & mask
-            while true {
-                let entry = literalSlots.base[slot]
-                if entry.child == 0 { break }
-                if entry.hash == edgeHash {
-                    let child = nodes.base + Int(entry.child)
-                    if child.pointee.parent == nodeIndex, Int(child.pointee.keyLength) == length,
-                       LiteralHash.equal(keys.base + Int(child.pointee.keyOffset), start, length, folded: folded) {
-                        collect(entry.child, depth + 1, input, &candidates, regexScratch, &limitHits)
-                        // Exact keys are unique per parent; folded ones may match several ("/A", "/a").
-                        if !folded { break }
+    mutating func visit(_ startNode: UInt32, _ startDepth: Int) {
+        var nodeIndex = startNode
+        var depth = startDepth
+        while true {
+            let node = nodes + Int(nodeIndex)
+            if depth == input.count {
+                addVariants(node.pointee.firstTerminal)
+                addVariants(node.pointee.firstWildcard)
+                return
+            }
+            let start = input.starts[depth]
+            let length = input.lengths[depth]
+            var literal: UInt32 = 0
+            if node.pointee.literalChildCount != 0 {
+                let folded = input.foldAll || (depth == 0 && input.foldFirst)
+                let edgeHash = LiteralHash.edgeHash(input.hashes[depth], parent: nodeIndex)
+                var slot = Int(edgeHash) & slotMask
+                while true {
+                    let entry = slots[slot]
+                    if entry.child == 0 { break }
+                    if entry.hash == edgeHash {
+                        let child = nodes + Int(entry.child)
+                        if child.pointee.parent == nodeIndex, Int(child.pointee.keyLength) == length,
+                           LiteralHash.equal(keys + Int(child.pointee.keyOffset), start, length, folded: folded) {
+                            // Exact keys are unique per parent; folded ones may match several ("/A", "/a").
+                            if !folded {
+                                literal = entry.child
+                                break
+                            }
+                            visit(entry.child, depth + 1)
+                        }
                     }
+                    slot = (slot + 1) & slotMask
                 }
-                slot = (slot + 1) & mask
             }
-        }
-        var edge = node.pointee.firstConstraintEdge
-        while edge != 0 {
-            let entry = constraintEdges.base[Int(edge)]
-            if constraintMatches(entry, UnsafeBufferPointer(start: start, count: length), regexScratch, &limitHits) {
-                collect(entry.child, depth + 1, input, &candidates, regexScratch, &limitHits)
+            let parameter = node.pointee.parameterChild
+            let firstEdge = node.pointee.firstConstraintEdge
+            let wildcard = node.pointee.firstWildcard
+            if parameter == 0 && firstEdge == 0 && wildcard == 0 {
+                // A single way on: descend without recursion.
+                if literal == 0 { return }
+                nodeIndex = literal
+                depth += 1
+                continue
             }
-            edge = entry.next
+            if literal != 0 { visit(literal, depth + 1) }
+            var edge = firstEdge
+            while edge != 0 {
+                let entry = edges[Int(edge)]
+                if constraintMatches(entry, UnsafeBufferPointer(start: start, count: length)) {
+                    visit(entry.child, depth + 1)
+                }
+                edge = entry.next
+            }
+            addVariants(wildcard)
+            if parameter == 0 { return }
+            nodeIndex = parameter
+            depth += 1
         }
-        let parameter = node.pointee.parameterChild
-        if parameter != 0 {
-            collect(parameter, depth + 1, input, &candidates, regexScratch, &limitHits)
-        }
-        addVariants(node.pointee.firstWildcard, input, &candidates)
     }
 
     @inline(__always)
-    private func addVariants(_ head: UInt32, _ input: LookupInput, _ candidates: inout FlatBuffer<UInt32>) {
+    private mutating func addVariants(_ head: UInt32) {
         var index = head
         while index != 0 {
-            let variant = variants.base + Int(index)
-            if variant.pointee.hostRank == 0 || hostMatches(variant, input) {
+            let variant = variants + Int(index)
+            if variant.pointee.hostRank == 0 || hostMatches(variant) {
                 candidates.append(index)
             }
             index = variant.pointee.next
         }
     }
 
-    private func hostMatches(_ variant: UnsafeMutablePointer<Variant>, _ input: LookupInput) -> Bool {
+    private func hostMatches(_ variant: UnsafeMutablePointer<Variant>) -> Bool {
         guard let host = input.host else { return false }
-        let rule = keys.base + Int(variant.pointee.hostOffset)
+        let rule = keys + Int(variant.pointee.hostOffset)
         let ruleLength = Int(variant.pointee.hostLength)
         if variant.pointee.hostRank == HostRule.exact("").rank {
             return input.hostLength == ruleLength && LiteralHash.equal(rule, host, ruleLength, folded: true)
@@ -94,8 +139,7 @@ extension TableSide {
     }
 
     @inline(__always)
-    private func constraintMatches(_ edge: ConstraintEdge, _ segment: UnsafeBufferPointer<UInt8>,
-                                   _ regexScratch: RegexScratch, _ limitHits: inout Int) -> Bool {
+    private mutating func constraintMatches(_ edge: ConstraintEdge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         if let regex = edge.regex {
             let outcome = Unmanaged<CompiledRegex>.fromOpaque(regex)._withUnsafeGuaranteedRef {
                 $0.match(segment, scratch: regexScratch)
