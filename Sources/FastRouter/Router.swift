@@ -94,11 +94,13 @@ public final class Router<Value> {
     ///   use a ``Matcher``.
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
         let scratch = ThreadScratch.current
-        let status = withUTF8(url) { core.match(url: $0, into: scratch) }
-        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
-        guard status == 0 else { return nil }
-        let result = Match<Value>(scratch)
+        // Results point into the URL's bytes, which for a small string live only inside the closure.
+        let (status, result) = withUTF8(url) { bytes -> (Int32, Match<Value>?) in
+            let status = core.match(url: bytes, into: scratch)
+            return (status, status == 0 ? Match<Value>(scratch) : nil)
+        }
         scratch.clearResult()
+        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return result
     }
 
@@ -107,14 +109,19 @@ public final class Router<Value> {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func matches(_ url: String) throws(RouterError) -> [Match<Value>] {
         let scratch = ThreadScratch.current
-        var status = withUTF8(url) { core.match(url: $0, into: scratch) }
-        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
-        var results: [Match<Value>] = []
-        while status == 0 {
-            results.append(Match<Value>(scratch))
-            status = scratch.next()
+        // Results point into the URL's bytes, which for a small string live only inside the closure.
+        let (status, results) = withUTF8(url) { bytes -> (Int32, [Match<Value>]) in
+            var status = core.match(url: bytes, into: scratch)
+            let first = status
+            var results: [Match<Value>] = []
+            while status == 0 {
+                results.append(Match<Value>(scratch))
+                status = scratch.next()
+            }
+            return (first, results)
         }
         scratch.clearResult()
+        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return results
     }
 }

@@ -84,6 +84,7 @@ final class RouterCore: @unchecked Sendable {
             var sequence = state.nextSequence
             // One compiled regex per source, shared by every route of the router that uses it.
             var sharedRegexes = state.regexes.mapValues { $0.regex }
+            var sharedTemplates = state.templates.mapValues { $0.template }
             for (registration, pattern) in zip(registrations, parsed) {
                 let recordIndex = state.peekRecordIndex(offset: prepared.count)
                 var regexPointers: [String: UnsafeRawPointer] = [:]
@@ -92,9 +93,10 @@ final class RouterCore: @unchecked Sendable {
                     regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(sharedRegexes[source]!).toOpaque())
                 }
                 var variants: [TrieVariant] = []
+                var templateKeys = Set<[UInt8]>()
                 for (expansion, segments) in pattern.variants.enumerated() {
-                    let variant = makeVariant(pattern, segments, regexPointers, registration, sequence: sequence,
-                                              expansion: expansion, record: recordIndex)
+                    let variant = makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
+                                              registration, sequence: sequence, expansion: expansion, record: recordIndex)
                     let shape = variant.shapeKey
                     if !batchShapes.insert(shape).inserted || active.containsDuplicate(of: variant) {
                         throw RouterError(.duplicateRoute, offset: 0,
@@ -105,7 +107,8 @@ final class RouterCore: @unchecked Sendable {
                 let record = RouteRecord(id: registration.id, priority: registration.priority,
                                          pattern: String(decoding: registration.pattern, as: UTF8.self),
                                          scheme: pattern.scheme, variants: [], regexSources: Array(pattern.regexes.keys),
-                                         payload: registration.payload, sequence: sequence)
+                                         payload: registration.payload, sequence: sequence,
+                                         templateKeys: Array(templateKeys))
                 prepared.append((record, variants))
                 sequence += 1
             }
@@ -114,8 +117,12 @@ final class RouterCore: @unchecked Sendable {
             for (source, compiled) in sharedRegexes where state.regexes[source] == nil {
                 state.regexes[source] = (compiled, 0)
             }
+            for (key, template) in sharedTemplates where state.templates[key] == nil {
+                state.templates[key] = (template, 0)
+            }
             for (record, _) in prepared {
                 for source in record.regexSources { state.regexes[source]!.uses += 1 }
+                for key in record.templateKeys { state.templates[key]!.uses += 1 }
             }
             let allVariants = prepared.flatMap { $0.variants }
             var inserted: [UInt32] = []
@@ -135,6 +142,7 @@ final class RouterCore: @unchecked Sendable {
     }
 
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
+                             _ templates: inout [[UInt8]: PartialTemplate], _ templateKeys: inout Set<[UInt8]>,
                              _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) -> TrieVariant {
         var names: [UInt32] = []
         let trieSegments: [TrieSegment] = segments.map { segment in
@@ -153,6 +161,13 @@ final class RouterCore: @unchecked Sendable {
             case .wildcard(let name):
                 names.append(NameTable.intern(name))
                 return .wildcard
+            case .partial(let pieces):
+                for case .parameter(let name, _) in pieces { names.append(NameTable.intern(name)) }
+                let candidate = PartialTemplate(pieces, regexPointers: regexPointers)
+                let template = templates[candidate.key] ?? candidate
+                templates[candidate.key] = template
+                templateKeys.insert(template.key)
+                return .partial(UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque()))
             }
         }
         let hostKey: [UInt8]
@@ -181,6 +196,10 @@ final class RouterCore: @unchecked Sendable {
                     state.regexes[source]!.uses -= 1
                     // No side references the regex any more and no reader is inside the old side.
                     if state.regexes[source]!.uses == 0 { state.regexes[source] = nil }
+                }
+                for key in record.templateKeys {
+                    state.templates[key]!.uses -= 1
+                    if state.templates[key]!.uses == 0 { state.templates[key] = nil }
                 }
                 if let payload = record.payload { payloads.append(payload) }
                 state.free(index)
@@ -257,9 +276,10 @@ final class RouterCore: @unchecked Sendable {
         let candidateCount = state.pointee.candidates.count
         for index in 0..<candidateCount {
             let variant = side.pointee.variants.base + Int(state.pointee.candidates[index])
-            let slots = state.pointee.resolvedPositions.extend(by: segmentCount + 1)
-            let written = side.pointee.parameterPositions(of: variant, into: slots)
-            state.pointee.resolvedPositions.removeLast(segmentCount + 1 - written)
+            let room = Int(variant.pointee.nameCount)
+            let slots = state.pointee.resolvedPositions.extend(by: room)
+            let written = side.pointee.parameterSlots(of: variant, input, regexScratch: regexScratch, into: slots)
+            state.pointee.resolvedPositions.removeLast(room - written)
             state.pointee.resolved.append(ResolvedCandidate(
                 routeID: variant.pointee.routeID, payload: variant.pointee.payload, names: variant.pointee.names,
                 record: variant.pointee.record, positionStart: Int32(state.pointee.resolvedPositions.count - written),
@@ -303,6 +323,8 @@ struct RouteRecord: @unchecked Sendable {
     var regexSources: [String]
     var payload: UnsafeMutableRawPointer?
     var sequence: UInt64 = 0
+    /// Keys of the partial-segment templates the route uses (each counted once).
+    var templateKeys: [[UInt8]] = []
 }
 
 /// Everything only the (single) writer touches.
@@ -311,6 +333,7 @@ struct WriterState: ~Copyable {
     var freeRecords: [UInt32] = []
     var byID: [UInt64: [UInt32]] = [:]
     var regexes: [String: (regex: CompiledRegex, uses: Int)] = [:]
+    var templates: [[UInt8]: (template: PartialTemplate, uses: Int)] = [:]
     var nextSequence: UInt64 = 1
     /// Payloads of removed routes, released once every reader has moved past them.
     var retired: [(payloads: [UnsafeMutableRawPointer], snapshot: [(ReaderSlot, UInt64)])] = []

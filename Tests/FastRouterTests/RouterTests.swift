@@ -33,6 +33,52 @@ import Testing
     }
 }
 
+@Suite struct PartialSegmentTests {
+    @Test func placeholdersInsideASegmentCaptureSlices() throws {
+        let router = Router<String>()
+        try router.add("/files/{name}.{ext}", value: "file")
+        try router.add("/api/v{major:int}.{minor:int}", value: "version")
+        try router.add("/@{user}", value: "profile")
+        let file = try #require(try router.match("/files/archive.tar.gz"))
+        #expect(file.parameters["name"] == "archive.tar")
+        #expect(file.parameters["ext"] == "gz")
+        let version = try #require(try router.match("/api/v2.10"))
+        #expect(version.parameters.int("major") == 2)
+        #expect(version.parameters.int("minor") == 10)
+        #expect(try router.match("/api/vx.1") == nil)
+        #expect(try router.match("/@octocat")?.parameters["user"] == "octocat")
+        #expect(try router.match("/@") == nil)
+    }
+
+    @Test func partialRanksBetweenLiteralAndPlaceholder() throws {
+        let router = Router<String>()
+        try router.add("/files/:any", value: "parameter")
+        try router.add("/files/{name}.json", value: "partial")
+        try router.add("/files/index.json", value: "literal")
+        try router.add("/files/{id:int}", value: "constraint")
+        #expect(try router.matches("/files/index.json").map(\.value) == ["literal", "partial", "parameter"])
+        #expect(try router.matches("/files/7").map(\.value) == ["constraint", "parameter"])
+    }
+
+    @Test func partialSegmentsRoundTripThroughURLGeneration() throws {
+        let router = Router<String>()
+        let id = try router.add("/files/{name}.{ext:alnum}", value: "file")
+        let url = try router.core.url(for: id, parameters: [("name", "a b"), ("ext", "txt")])
+        #expect(url == "/files/a%20b.txt")
+        #expect(try router.match(url)?.parameters["name"] == "a b")
+        #expect(throws: RouterError.self) { try router.core.url(for: id, parameters: [("name", "a"), ("ext", "t-t")]) }
+    }
+
+    @Test func removingThePartialRouteReleasesItsTemplate() throws {
+        let router = Router<Int>()
+        try router.add("/x/{a}-{b}", id: 1, value: 1)
+        try router.add("/y/{c}-{d}", id: 2, value: 2)
+        #expect(router.remove(id: 1) == 1)
+        #expect(try router.match("/x/1-2") == nil)
+        #expect(try router.match("/y/1-2")?.parameters["d"] == "2")
+    }
+}
+
 extension Match: Equatable where Value: Equatable {
     public static func == (lhs: Match<Value>, rhs: Match<Value>) -> Bool {
         lhs.routeID == rhs.routeID && lhs.value == rhs.value && lhs.parameters == rhs.parameters

@@ -69,7 +69,16 @@ extension RouterCore {
         while edge != 0 {
             let entry = side.constraintEdges[Int(edge)]
             let label: String
-            if let regex = entry.regex {
+            if entry.code == BuiltinCode.partial.rawValue {
+                let template = Unmanaged<PartialTemplate>.fromOpaque(entry.regex!).takeUnretainedValue()
+                label = (0..<template.pieceCount).map { index in
+                    let piece = template.pieces[index]
+                    if let text = piece.text {
+                        return String(decoding: UnsafeBufferPointer(start: text, count: piece.textLength), as: UTF8.self)
+                    }
+                    return "{}"
+                }.joined()
+            } else if let regex = entry.regex {
                 label = "{" + Unmanaged<CompiledRegex>.fromOpaque(regex).takeUnretainedValue().source + "}"
             } else {
                 label = "{\(BuiltinCode(rawValue: entry.code).map { "\($0)" } ?? "?")}"

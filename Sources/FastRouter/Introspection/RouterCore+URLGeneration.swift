@@ -21,12 +21,17 @@ extension RouterCore {
         for (name, value) in parameters where given[name] == nil { given[name] = value }
 
         func placeholderNames(_ segments: [Segment]) -> [String] {
-            segments.compactMap { segment in
+            segments.compactMap { segment -> [String]? in
                 switch segment {
                 case .literal: return nil
-                case .parameter(let name), .constrained(let name, _), .wildcard(let name): return name
+                case .parameter(let name), .constrained(let name, _), .wildcard(let name): return [name]
+                case .partial(let pieces):
+                    return pieces.compactMap { piece -> String? in
+                        if case .parameter(let name, _) = piece { return name }
+                        return nil
+                    }
                 }
-            }
+            }.flatMap { $0 }
         }
         let usable = pattern.variants.filter { variant in
             variant.allSatisfy { segment in
@@ -34,6 +39,7 @@ extension RouterCore {
                 case .literal: return true
                 case .parameter(let name), .constrained(let name, _): return !(given[name] ?? "").isEmpty
                 case .wildcard: return true
+                case .partial: return placeholderNames([segment]).allSatisfy { !(given[$0] ?? "").isEmpty }
                 }
             }
         }
@@ -50,6 +56,14 @@ extension RouterCore {
         var path = ""
         var used = Set<String>()
         let scratch = RegexScratch()
+        func accepts(_ value: [UInt8], _ constraint: Constraint) -> Bool {
+            value.withUnsafeBufferPointer { bytes -> Bool in
+                if case .regex(let source) = constraint {
+                    return pattern.regexes[source]?.match(bytes, scratch: scratch) == .matched
+                }
+                return constraint.matchesBuiltin(bytes)
+            }
+        }
         for segment in chosen {
             path += "/"
             switch segment {
@@ -60,18 +74,29 @@ extension RouterCore {
                 used.insert(name)
             case .constrained(let name, let constraint):
                 let value = Array(given[name]!.utf8)
-                let accepted = value.withUnsafeBufferPointer { bytes -> Bool in
-                    if case .regex(let source) = constraint {
-                        return pattern.regexes[source]?.match(bytes, scratch: scratch) == .matched
-                    }
-                    return constraint.matchesBuiltin(bytes)
-                }
-                guard accepted else {
+                guard accepts(value, constraint) else {
                     throw RouterError(.invalidArgument, offset: 0,
                                       "value '\(given[name]!)' for '\(name)' does not satisfy {\(name):\(constraint.source)}")
                 }
                 path += URLEncoding.encodeSegment(value)
                 used.insert(name)
+            case .partial(let pieces):
+                var bytes: [UInt8] = []
+                for piece in pieces {
+                    switch piece {
+                    case .text(let text):
+                        bytes += text
+                    case .parameter(let name, let constraint):
+                        let value = Array(given[name]!.utf8)
+                        if let constraint, !accepts(value, constraint) {
+                            throw RouterError(.invalidArgument, offset: 0,
+                                              "value '\(given[name]!)' for '\(name)' does not satisfy {\(name):\(constraint.source)}")
+                        }
+                        bytes += value
+                        used.insert(name)
+                    }
+                }
+                path += URLEncoding.encodeSegment(bytes)
             case .wildcard(let name):
                 let parts = (given[name] ?? "").split(separator: "/", omittingEmptySubsequences: true)
                 path += parts.map { URLEncoding.encodeSegment(Array($0.utf8)) }.joined(separator: "/")

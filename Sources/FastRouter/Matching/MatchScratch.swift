@@ -93,7 +93,7 @@ struct ScratchState {
     var candidates = FlatBuffer<UInt32>(capacity: 16)
     /// The same candidates copied out of the table, best first.
     var resolved = FlatBuffer<ResolvedCandidate>(capacity: 8)
-    var resolvedPositions = FlatBuffer<Int32>(capacity: 32)
+    var resolvedPositions = FlatBuffer<ParamSlot>(capacity: 32)
     /// Index of the current candidate in `resolved`, or -1 when the last call did not match.
     var current = -1
     /// Parameters of the current candidate, then the query pairs.
@@ -175,7 +175,7 @@ struct ScratchState {
     var wildcardRange: Range<Int>? {
         guard current >= 0, resolved[current].endsWithWildcard else { return nil }
         let candidate = resolved[current]
-        let start = Int(resolvedPositions[Int(candidate.positionStart) + Int(candidate.positionCount) - 1])
+        let start = Int(resolvedPositions[Int(candidate.positionStart) + Int(candidate.positionCount) - 1].segment)
         return start..<segmentCount
     }
 
@@ -211,9 +211,15 @@ struct ScratchState {
         let count = Int(candidate.positionCount)
         for offset in 0..<count {
             let name = NameTable.entry(candidate.names.unsafelyUnwrapped[offset]).pointee.bytes
-            let position = Int(resolvedPositions[Int(candidate.positionStart) + offset])
-            let isWildcard = candidate.endsWithWildcard && offset == count - 1
-            let value = isWildcard ? joinedSegments(from: position) : segment(position)
+            let slot = resolvedPositions[Int(candidate.positionStart) + offset]
+            let value: UnsafeBufferPointer<UInt8>
+            if slot.length >= 0 {
+                value = UnsafeBufferPointer(start: segmentStarts[Int(slot.segment)] + Int(slot.offset), count: Int(slot.length))
+            } else if candidate.endsWithWildcard && offset == count - 1 {
+                value = joinedSegments(from: Int(slot.segment))
+            } else {
+                value = segment(Int(slot.segment))
+            }
             parameters.append(MatchParameter(name: name.baseAddress ?? UnsafePointer(joined), nameLength: name.count,
                                              value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count))
         }

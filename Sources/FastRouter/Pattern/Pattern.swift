@@ -41,6 +41,17 @@ enum Segment: Equatable {
     case constrained(name: String, Constraint)
     /// `*` or `*name` (name `"*"` when unnamed): zero or more trailing segments.
     case wildcard(name: String)
+    /// Placeholders inside one segment with text around them: `{name}.{ext}`, `v{major:int}.{minor:int}`.
+    /// Ranks between a literal and a whole-segment placeholder.
+    case partial([PartialPiece])
+}
+
+/// One piece of a partial segment.
+enum PartialPiece: Hashable {
+    /// Literal text, decoded, compared byte-exactly (ASCII case-insensitively with that option).
+    case text([UInt8])
+    /// A placeholder matching one or more bytes, optionally constrained.
+    case parameter(name: String, constraint: Constraint?)
 }
 
 /// A constraint on a placeholder: a built-in byte scanner, or a PCRE2 regex source.

@@ -220,9 +220,8 @@ private struct PatternReader {
         let segment: Segment
         switch bytes[start] {
         case UInt8(ascii: ":"): segment = try readColonParameter()
-        case UInt8(ascii: "{"): segment = try readBracedPlaceholder()
         case UInt8(ascii: "*"): segment = try readWildcard()
-        default: segment = try readLiteral()
+        default: segment = try readPieces()
         }
         return .segment(segment, offset: start)
     }
@@ -235,9 +234,23 @@ private struct PatternReader {
 
     // MARK: literal = 1*( unreserved / pct-encoded / sub-delims / ":" / "@" )
 
-    private mutating func readLiteral() throws(RouterError) -> Segment {
+    /// Reads a literal, a `{…}` placeholder, or a partial segment mixing text and `{…}`
+    /// placeholders (`{name}.{ext}`, `v{major:int}`): one piece at a time up to the segment's end.
+    private mutating func readPieces() throws(RouterError) -> Segment {
+        var pieces: [PartialPiece] = []
         var text = DecodedText()
         while let current = byte(at: position), !ByteClass.endsSegment(current) {
+            if current == UInt8(ascii: "{") {
+                if !text.bytes.isEmpty {
+                    try text.validate()
+                    pieces.append(.text(text.bytes))
+                    text = DecodedText()
+                } else if case .parameter? = pieces.last {
+                    throw failure(position, "two placeholders in one segment must be separated by text, as in '{a}-{b}'")
+                }
+                pieces.append(try readBracedPlaceholder())
+                continue
+            }
             if current == UInt8(ascii: "%") {
                 try text.append(percentEscapeAt: position, in: bytes)
                 position += 3
@@ -249,16 +262,26 @@ private struct PatternReader {
             text.append(current, from: position)
             position += 1
         }
-        try text.validate()
-        return .literal(text.bytes)
+        if !text.bytes.isEmpty {
+            try text.validate()
+            pieces.append(.text(text.bytes))
+        }
+        switch pieces.first {
+        case .text(let bytes)? where pieces.count == 1:
+            return .literal(bytes)
+        case .parameter(let name, nil)? where pieces.count == 1:
+            return .parameter(name: name)
+        case .parameter(let name, let constraint?)? where pieces.count == 1:
+            return .constrained(name: name, constraint)
+        default:
+            return .partial(pieces)
+        }
     }
 
     private func literalCharacterError(_ byte: UInt8, at offset: Int) -> RouterError {
         switch byte {
         case UInt8(ascii: "*"):
             return failure(offset, "'*' is only allowed as a whole last segment: '*' or '*name'")
-        case UInt8(ascii: "{"):
-            return failure(offset, "'{' must start its segment: a placeholder is a whole segment")
         case UInt8(ascii: "}"):
             return failure(offset, "unbalanced '}'")
         case 0:
@@ -287,7 +310,7 @@ private struct PatternReader {
         return .parameter(name: name)
     }
 
-    private mutating func readBracedPlaceholder() throws(RouterError) -> Segment {
+    private mutating func readBracedPlaceholder() throws(RouterError) -> PartialPiece {
         let open = position
         let close = try matchingBrace(from: open)
         var colon: Int?
@@ -300,16 +323,15 @@ private struct PatternReader {
         let name = try readName(from: open + 1, to: nameEnd)
         try register(name, at: open)
 
-        var segment = Segment.parameter(name: name)
+        var constraint: Constraint?
         if let colon {
             guard close > colon + 1 else {
                 throw failure(colon, "empty constraint after ':': write '{\(name)}' or '{\(name):int}'")
             }
-            segment = .constrained(name: name, try readConstraint(from: colon + 1, to: close))
+            constraint = try readConstraint(from: colon + 1, to: close)
         }
         position = close + 1
-        try expectSegmentEnd(after: "placeholder '{\(name)…}'", rule: "a placeholder is a whole segment")
-        return segment
+        return .parameter(name: name, constraint: constraint)
     }
 
     /// Index of the `}` that closes the `{` at `open`, counting nested braces (regex quantifiers such

@@ -56,32 +56,55 @@ extension TableSide {
         return depth
     }
 
-    /// The URL segment index of each parameter of `variant`, in pattern order, written to
-    /// `positions`; the wildcard (if any) comes last and starts at the variant's depth.
-    /// Returns the number written.
-    func parameterPositions(of variant: UnsafeMutablePointer<Variant>, into positions: UnsafeMutablePointer<Int32>) -> Int {
+    /// Where each parameter of `variant` lies in the URL, in pattern order, written to `slots`:
+    /// whole segments for placeholders, slices for partial segments (re-matched to find them),
+    /// and last the wildcard's first segment. Returns the number written.
+    func parameterSlots(of variant: UnsafeMutablePointer<Variant>, _ input: LookupInput, regexScratch: RegexScratch,
+                        into slots: UnsafeMutablePointer<ParamSlot>) -> Int {
+        // First pass: count, so the second can fill from the end while walking up.
+        var total = variant.pointee.endsWithWildcard ? 1 : 0
         var node = variant.pointee.node
-        var count = 0
-        // Walk up, collecting placeholder depths in reverse, then flip them.
         while node != 0 {
             let entry = nodes[Int(node)]
-            if entry.kind == SegmentRank.parameter.rawValue || entry.kind == SegmentRank.constraint.rawValue {
-                positions[count] = Int32(entry.depth) - 1
-                count += 1
+            switch entry.kind {
+            case SegmentRank.parameter.rawValue, SegmentRank.constraint.rawValue: total += 1
+            case SegmentRank.partial.rawValue: total += template(reaching: node).parameterCount
+            default: break
             }
             node = entry.parent
         }
-        var low = 0
-        var high = count - 1
-        while low < high {
-            (positions[low], positions[high]) = (positions[high], positions[low])
-            low += 1
-            high -= 1
-        }
+        var write = total
         if variant.pointee.endsWithWildcard {
-            positions[count] = Int32(nodes[Int(variant.pointee.node)].depth)
-            count += 1
+            write -= 1
+            slots[write] = .whole(Int32(nodes[Int(variant.pointee.node)].depth))
         }
-        return count
+        node = variant.pointee.node
+        var limitHits = 0
+        while node != 0 {
+            let entry = nodes[Int(node)]
+            let segment = Int(entry.depth) - 1
+            switch entry.kind {
+            case SegmentRank.parameter.rawValue, SegmentRank.constraint.rawValue:
+                write -= 1
+                slots[write] = .whole(Int32(segment))
+            case SegmentRank.partial.rawValue:
+                let partial = template(reaching: node)
+                write -= partial.parameterCount
+                _ = partial.match(UnsafeBufferPointer(start: input.starts[segment], count: input.lengths[segment]),
+                                  folded: input.foldAll || (segment == 0 && input.foldFirst), regexScratch: regexScratch,
+                                  limitHits: &limitHits, captures: slots + write, segmentIndex: Int32(segment))
+            default:
+                break
+            }
+            node = entry.parent
+        }
+        return total
+    }
+
+    /// The template on the edge that leads to a partial-segment node.
+    private func template(reaching node: UInt32) -> PartialTemplate {
+        var edge = nodes[Int(nodes[Int(node)].parent)].firstConstraintEdge
+        while constraintEdges[Int(edge)].child != node { edge = constraintEdges[Int(edge)].next }
+        return Unmanaged<PartialTemplate>.fromOpaque(constraintEdges[Int(edge)].regex!).takeUnretainedValue()
     }
 }

@@ -3,6 +3,8 @@ enum TrieSegment: Equatable {
     case literal([UInt8])
     case parameter
     case constraint(code: UInt8, regex: UnsafeRawPointer?)
+    /// A partial segment: an unretained ``PartialTemplate``.
+    case partial(UnsafeRawPointer)
     case wildcard
 }
 
@@ -39,6 +41,9 @@ struct TrieVariant {
                 key.append(3)
                 key.append(code)
                 withUnsafeBytes(of: UInt(bitPattern: regex).littleEndian) { key.append(contentsOf: $0) }
+            case .partial(let template):
+                key.append(5)
+                key.append(contentsOf: Unmanaged<PartialTemplate>.fromOpaque(template).takeUnretainedValue().key)
             case .wildcard: key.append(4)
             }
         }
@@ -63,6 +68,8 @@ extension TableSide {
                 node = nodes[Int(node)].parameterChild
             case .constraint(let code, let regex):
                 node = constraintChild(of: node, code: code, regex: regex)
+            case .partial(let template):
+                node = constraintChild(of: node, code: BuiltinCode.partial.rawValue, regex: template)
             case .wildcard:
                 return node
             }
@@ -128,13 +135,19 @@ extension TableSide {
                     nodes[Int(node)].parameterChild = child
                 }
                 node = child
-            case .constraint(let code, let regex):
+            case .constraint, .partial:
+                let (code, regex, rank): (UInt8, UnsafeRawPointer?, SegmentRank)
+                switch segment {
+                case .constraint(let constraintCode, let pointer): (code, regex, rank) = (constraintCode, pointer, .constraint)
+                case .partial(let template): (code, regex, rank) = (BuiltinCode.partial.rawValue, template, .partial)
+                default: preconditionFailure("unreachable")
+                }
                 var child = constraintChild(of: node, code: code, regex: regex)
                 if child == 0 {
                     var fresh = TrieNode.empty
                     fresh.parent = node
                     fresh.depth = depth + 1
-                    fresh.kind = SegmentRank.constraint.rawValue
+                    fresh.kind = rank.rawValue
                     child = allocateNode(fresh)
                     let edge = allocateEdge(ConstraintEdge(child: child, next: 0, code: code, regex: regex))
                     appendEdge(edge, to: node)

@@ -102,7 +102,8 @@ struct TrieWalker {
             var edge = firstEdge
             while edge != 0 {
                 let entry = edges[Int(edge)]
-                if constraintMatches(entry, UnsafeBufferPointer(start: start, count: length)) {
+                if constraintMatches(entry, UnsafeBufferPointer(start: start, count: length),
+                                     folded: input.foldAll || (depth == 0 && input.foldFirst)) {
                     visit(entry.child, depth + 1)
                 }
                 edge = entry.next
@@ -139,7 +140,14 @@ struct TrieWalker {
     }
 
     @inline(__always)
-    private mutating func constraintMatches(_ edge: ConstraintEdge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+    private mutating func constraintMatches(_ edge: ConstraintEdge, _ segment: UnsafeBufferPointer<UInt8>,
+                                            folded: Bool) -> Bool {
+        if edge.code == BuiltinCode.partial.rawValue {
+            return Unmanaged<PartialTemplate>.fromOpaque(edge.regex!)._withUnsafeGuaranteedRef {
+                $0.match(segment, folded: folded, regexScratch: regexScratch, limitHits: &limitHits, captures: nil,
+                         segmentIndex: 0)
+            }
+        }
         if let regex = edge.regex {
             let outcome = Unmanaged<CompiledRegex>.fromOpaque(regex)._withUnsafeGuaranteedRef {
                 $0.match(segment, scratch: regexScratch)
@@ -182,7 +190,7 @@ extension BuiltinCode {
         case .alpha: return Constraint.alpha.matchesBuiltin(segment)
         case .alnum: return Constraint.alnum.matchesBuiltin(segment)
         case .hex: return Constraint.hex.matchesBuiltin(segment)
-        case .regex, .none: return false
+        case .regex, .partial, .none: return false
         }
     }
 }

@@ -6,6 +6,7 @@ enum SegmentRank: UInt8 {
     case end = 1
     case parameter = 2
     case constraint = 3
+    case partial = 4
     case literal = 5
 }
 
@@ -66,6 +67,8 @@ struct ConstraintEdge {
 /// Codes of the built-in constraints as stored in a ``ConstraintEdge``.
 enum BuiltinCode: UInt8 {
     case int = 1, uint, float, uuid, alpha, alnum, hex, regex
+    /// A partial segment; the edge's `regex` field points at its ``PartialTemplate``.
+    case partial
 }
 
 /// One expansion of one registered route, attached to the node where it ends.
