@@ -144,25 +144,26 @@ final class RouterCore: @unchecked Sendable {
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
                              _ templates: inout [[UInt8]: PartialTemplate], _ templateKeys: inout Set<[UInt8]>,
                              _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) -> TrieVariant {
-        var names: [UInt32] = []
-        let trieSegments: [TrieSegment] = segments.map { segment in
+        var names: [(name: String, segment: Int32)] = []
+        let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
+            let position = Int32(index)
             switch segment {
             case .literal(let bytes):
                 return .literal(bytes)
             case .parameter(let name):
-                names.append(NameTable.intern(name))
+                names.append((name, position))
                 return .parameter
             case .constrained(let name, let constraint):
-                names.append(NameTable.intern(name))
+                names.append((name, position))
                 if case .regex(let source) = constraint {
                     return .constraint(code: BuiltinCode.regex.rawValue, regex: regexPointers[source])
                 }
                 return .constraint(code: BuiltinCode.of(constraint).rawValue, regex: nil)
             case .wildcard(let name):
-                names.append(NameTable.intern(name))
+                names.append((name, position))
                 return .wildcard
             case .partial(let pieces):
-                for case .parameter(let name, _) in pieces { names.append(NameTable.intern(name)) }
+                for case .parameter(let name, _) in pieces { names.append((name, -1)) }
                 let candidate = PartialTemplate(pieces, regexPointers: regexPointers)
                 let template = templates[candidate.key] ?? candidate
                 templates[candidate.key] = template
@@ -176,7 +177,7 @@ final class RouterCore: @unchecked Sendable {
         case .exact(let host), .suffix(let host): hostKey = Array(host.utf8)
         }
         return TrieVariant(scheme: pattern.scheme.map { Array($0.utf8) }, hostRank: pattern.host.rank, hostKey: hostKey,
-                           segments: trieSegments, names: NameTable.internList(names), nameCount: UInt16(names.count),
+                           segments: trieSegments, layout: NameTable.internLayout(names), nameCount: UInt16(names.count),
                            routeID: registration.id, sequence: sequence, priority: registration.priority,
                            expansion: UInt16(expansion), payload: registration.payload, record: record)
     }
@@ -276,14 +277,18 @@ final class RouterCore: @unchecked Sendable {
         let candidateCount = state.pointee.candidates.count
         for index in 0..<candidateCount {
             let variant = side.pointee.variants.base + Int(state.pointee.candidates[index])
-            let room = Int(variant.pointee.nameCount)
-            let slots = state.pointee.resolvedPositions.extend(by: room)
-            let written = side.pointee.parameterSlots(of: variant, input, regexScratch: regexScratch, into: slots)
-            state.pointee.resolvedPositions.removeLast(room - written)
+            let count = Int(variant.pointee.nameCount)
+            var slotStart = -1
+            if variant.pointee.hasPartial {
+                // Slices of partial segments are found again by re-matching; plain layouts are static.
+                slotStart = state.pointee.resolvedPositions.count
+                let slots = state.pointee.resolvedPositions.extend(by: count)
+                _ = side.pointee.parameterSlots(of: variant, input, regexScratch: regexScratch, into: slots)
+            }
             state.pointee.resolved.append(ResolvedCandidate(
-                routeID: variant.pointee.routeID, payload: variant.pointee.payload, names: variant.pointee.names,
-                record: variant.pointee.record, positionStart: Int32(state.pointee.resolvedPositions.count - written),
-                positionCount: Int32(written), endsWithWildcard: variant.pointee.endsWithWildcard))
+                routeID: variant.pointee.routeID, payload: variant.pointee.payload, layout: variant.pointee.layout,
+                record: variant.pointee.record, slotStart: Int32(slotStart), parameterCount: Int32(count),
+                endsWithWildcard: variant.pointee.endsWithWildcard))
         }
         scratch.slot.exit()
         if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }

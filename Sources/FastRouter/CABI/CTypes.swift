@@ -12,7 +12,7 @@ struct FRStr {
     var len: Int
 
     /// `{NULL, 0}`: no value.
-    static let absent = FRStr(ptr: nil, len: 0)
+    static var absent: FRStr { FRStr(ptr: nil, len: 0) }
 
     /// A view of `bytes`; a present empty value keeps its non-NULL pointer.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -162,4 +162,4 @@ enum FRFlag {
 let frNoRoute = UInt64.max
 
 /// `FR_VERSION` of the header; `fr_version` returns it.
-let frVersion: StaticString = "0.1.0"
+let frVersionText: StaticString = "0.1.0"

@@ -175,7 +175,9 @@ struct ScratchState {
     var wildcardRange: Range<Int>? {
         guard current >= 0, resolved[current].endsWithWildcard else { return nil }
         let candidate = resolved[current]
-        let start = Int(resolvedPositions[Int(candidate.positionStart) + Int(candidate.positionCount) - 1].segment)
+        let last = Int(candidate.parameterCount) - 1
+        let start = candidate.slotStart >= 0 ? Int(resolvedPositions[Int(candidate.slotStart) + last].segment)
+            : Int(candidate.layout.unsafelyUnwrapped[last].segment)
         return start..<segmentCount
     }
 
@@ -208,19 +210,27 @@ struct ScratchState {
         current = index
         parameters.removeAll()
         let candidate = resolved[index]
-        let count = Int(candidate.positionCount)
+        let count = Int(candidate.parameterCount)
+        let layout = candidate.layout.unsafelyUnwrapped
         for offset in 0..<count {
-            let name = NameTable.entry(candidate.names.unsafelyUnwrapped[offset]).pointee.bytes
-            let slot = resolvedPositions[Int(candidate.positionStart) + offset]
+            let entry = layout[offset]
             let value: UnsafeBufferPointer<UInt8>
-            if slot.length >= 0 {
-                value = UnsafeBufferPointer(start: segmentStarts[Int(slot.segment)] + Int(slot.offset), count: Int(slot.length))
+            if candidate.slotStart >= 0 {
+                let slot = resolvedPositions[Int(candidate.slotStart) + offset]
+                if slot.length >= 0 {
+                    value = UnsafeBufferPointer(start: segmentStarts[Int(slot.segment)] + Int(slot.offset),
+                                                count: Int(slot.length))
+                } else if candidate.endsWithWildcard && offset == count - 1 {
+                    value = joinedSegments(from: Int(slot.segment))
+                } else {
+                    value = segment(Int(slot.segment))
+                }
             } else if candidate.endsWithWildcard && offset == count - 1 {
-                value = joinedSegments(from: Int(slot.segment))
+                value = joinedSegments(from: Int(entry.segment))
             } else {
-                value = segment(Int(slot.segment))
+                value = segment(Int(entry.segment))
             }
-            parameters.append(MatchParameter(name: name.baseAddress ?? UnsafePointer(joined), nameLength: name.count,
+            parameters.append(MatchParameter(name: entry.name, nameLength: entry.nameLength,
                                              value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count))
         }
         for pair in 0..<queryPairs.count {
@@ -269,10 +279,12 @@ struct QueryPair {
 struct ResolvedCandidate {
     var routeID: UInt64
     var payload: UnsafeMutableRawPointer?
-    var names: UnsafePointer<UInt32>?
+    /// The variant's immortal parameter layout.
+    var layout: UnsafePointer<NameTable.LayoutEntry>?
     var record: UInt32
-    var positionStart: Int32
-    var positionCount: Int32
+    /// Start of the candidate's slots in `resolvedPositions` when it has partial segments, else -1.
+    var slotStart: Int32
+    var parameterCount: Int32
     var endsWithWildcard: Bool
 }
 

@@ -15,7 +15,15 @@ enum NameTable {
 
     private struct State {
         var ids: [String: UInt32] = [:]
-        var lists: [[UInt32]: UnsafePointer<UInt32>] = [:]
+        var layouts: [[Int64]: UnsafePointer<LayoutEntry>] = [:]
+    }
+
+    /// One parameter of a route variant: its name and the URL segment that holds its value
+    /// (-1 when it is a slice of a partial segment, found at match time).
+    struct LayoutEntry {
+        let name: UnsafePointer<UInt8>
+        let nameLength: Int
+        let segment: Int32
     }
 
     private static let state = Mutex(State())
@@ -47,13 +55,20 @@ enum NameTable {
         }
     }
 
-    /// An immortal copy of a list of name ids (the parameter names of one route variant, in order).
-    static func internList(_ ids: [UInt32]) -> UnsafePointer<UInt32> {
-        state.withLock { state in
-            if let existing = state.lists[ids] { return existing }
-            let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: max(ids.count, 1))
-            storage.initialize(from: ids, count: ids.count)
-            state.lists[ids] = UnsafePointer(storage)
+    /// An immortal parameter layout: (name, segment) for each parameter of a route variant, in
+    /// pattern order. Variants with the same names at the same places share one.
+    static func internLayout(_ parameters: [(name: String, segment: Int32)]) -> UnsafePointer<LayoutEntry> {
+        let ids = parameters.map { intern($0.name) }
+        return state.withLock { state in
+            let key = zip(ids, parameters).flatMap { [Int64($0), Int64($1.segment)] }
+            if let existing = state.layouts[key] { return existing }
+            let storage = UnsafeMutablePointer<LayoutEntry>.allocate(capacity: max(parameters.count, 1))
+            for (index, id) in ids.enumerated() {
+                let bytes = entry(id).pointee.bytes
+                (storage + index).initialize(to: LayoutEntry(name: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+                                                             nameLength: bytes.count, segment: parameters[index].segment))
+            }
+            state.layouts[key] = UnsafePointer(storage)
             return UnsafePointer(storage)
         }
     }

@@ -35,9 +35,9 @@ struct TableSide {
         constraintEdges = FlatBuffer(capacity: 8)
         constraintEdges.append(ConstraintEdge(child: 0, next: 0, code: 0, regex: nil))
         variants = FlatBuffer(capacity: 64)
-        variants.append(Variant(routeID: 0, sequence: 0, payload: nil, names: nil, priority: 0, node: 0, next: 0,
+        variants.append(Variant(routeID: 0, sequence: 0, payload: nil, layout: nil, priority: 0, node: 0, next: 0,
                                 record: 0, hostOffset: 0, hostLength: 0, nameCount: 0, expansion: 0, hostRank: 0,
-                                endsWithWildcard: false))
+                                endsWithWildcard: false, hasPartial: false))
         keys = FlatBuffer(capacity: 256)
         schemes = FlatBuffer(capacity: 4)
     }

@@ -16,7 +16,7 @@ struct TrieVariant {
     /// Lower-cased host (exact) or suffix with its leading dot; empty for any host.
     var hostKey: [UInt8]
     var segments: [TrieSegment]
-    var names: UnsafePointer<UInt32>?
+    var layout: UnsafePointer<NameTable.LayoutEntry>?
     var nameCount: UInt16
     var routeID: UInt64
     var sequence: UInt64
@@ -161,10 +161,11 @@ extension TableSide {
         let endsWithWildcard = variant.segments.last == .wildcard
         let hostOffset = storeKey(variant.hostKey)
         let index = allocateVariant(Variant(
-            routeID: variant.routeID, sequence: variant.sequence, payload: variant.payload, names: variant.names,
+            routeID: variant.routeID, sequence: variant.sequence, payload: variant.payload, layout: variant.layout,
             priority: variant.priority, node: node, next: 0, record: variant.record, hostOffset: hostOffset,
             hostLength: UInt32(variant.hostKey.count), nameCount: variant.nameCount, expansion: variant.expansion,
-            hostRank: variant.hostRank, endsWithWildcard: endsWithWildcard))
+            hostRank: variant.hostRank, endsWithWildcard: endsWithWildcard,
+            hasPartial: variant.segments.contains { if case .partial = $0 { return true } else { return false } }))
         // Append at the tail so a node's list stays in registration order (readable dumps).
         if endsWithWildcard {
             if nodes[Int(node)].firstWildcard == 0 {

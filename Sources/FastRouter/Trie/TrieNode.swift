@@ -78,8 +78,8 @@ struct Variant {
     var sequence: UInt64
     /// Opaque per-route payload (the Swift router's value box); not touched by the trie.
     var payload: UnsafeMutableRawPointer?
-    /// Interned parameter names in pattern order (path parameters, then the wildcard's); immortal.
-    var names: UnsafePointer<UInt32>?
+    /// Interned parameter layout in pattern order (path parameters, then the wildcard's); immortal.
+    var layout: UnsafePointer<NameTable.LayoutEntry>?
     var priority: Int32
     /// The node the variant hangs on.
     var node: UInt32
@@ -97,6 +97,8 @@ struct Variant {
     var hostRank: UInt8
     /// True when the variant's last segment is a wildcard (it hangs in `firstWildcard`).
     var endsWithWildcard: Bool
+    /// True when some parameter is a slice of a partial segment, found by re-matching.
+    var hasPartial: Bool
 }
 
 /// A scheme table's root. The global table's root is node 1.

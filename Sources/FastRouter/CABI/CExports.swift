@@ -1,0 +1,291 @@
+// The C ABI of include/fastrouter.h: one @_cdecl export per function. Each checks its arguments,
+// converts pointers to Swift values and maps results to FR_* statuses; the routing itself is
+// RouterCore's and MatchScratch's.
+//
+// `fr_router *` is an unmanaged +1 reference to a RouterCore, `fr_match *` one to a MatchScratch.
+// C types that Swift cannot name in a @_cdecl signature (`fr_str *`, `fr_error *`) arrive as raw
+// pointers and go through the layout-compatible views in CTypes.swift.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: Conversions
+
+/// The router behind an `fr_router *`.
+///
+/// Safety: `pointer` came from `fr_router_new` and was not freed (the caller's contract).
+@inline(__always)
+private func routerCore(_ pointer: OpaquePointer) -> Unmanaged<RouterCore> {
+    Unmanaged<RouterCore>.fromOpaque(UnsafeRawPointer(pointer))
+}
+
+/// The scratch behind an `fr_match *`.
+///
+/// Safety: `pointer` came from `fr_match_new` and was not freed (the caller's contract).
+@inline(__always)
+private func matchScratch(_ pointer: OpaquePointer) -> Unmanaged<MatchScratch> {
+    Unmanaged<MatchScratch>.fromOpaque(UnsafeRawPointer(pointer))
+}
+
+/// The bytes of a C (pointer, length) string, or `nil` for NULL with a non-zero length.
+///
+/// `size_t` lengths above `Int.max` are clamped to `limit`: no object is that large, and every
+/// reader of these bytes rejects input longer than its limit before looking at it.
+///
+/// Safety: `pointer` addresses `length` readable bytes when it is not NULL (the caller's contract).
+@inline(__always)
+private func bytes(_ pointer: UnsafePointer<CChar>?, _ length: UInt, limit: Int = Int.max) -> UnsafeBufferPointer<UInt8>? {
+    let count = length > UInt(limit) ? limit : Int(length)
+    guard let pointer else { return count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : nil }
+    return UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: count)
+}
+
+/// The string of one `fr_str`, or `nil` when it is not valid UTF-8 or has NULL with a length.
+private func string(_ value: FRStr) -> String? {
+    guard let buffer = bytes(value.ptr, UInt(bitPattern: value.len)) else { return nil }
+    return String(validating: buffer, as: UTF8.self)
+}
+
+/// Copies `text` and a NUL into `buffer` when `capacity` allows, for fr_router_url and fr_router_dump.
+///
+/// Returns `FR_OK`, or `FR_ENOMEM` (buffer untouched) when `capacity` < length + 1;
+/// `needed` gets the length either way.
+private func copyOut(_ text: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
+                     _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+    var text = text
+    return text.withUTF8 { utf8 in
+        needed?.pointee = utf8.count
+        guard let buffer, capacity > UInt(utf8.count) else { return FRStatus.outOfMemory }
+        if let base = utf8.baseAddress {
+            UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: utf8.count)
+        }
+        buffer[utf8.count] = 0
+        return FRStatus.ok
+    }
+}
+
+/// The longest pattern handed to the parser: one byte over its limit, so an oversized pattern is
+/// reported by the parser without the whole of it being copied.
+private let patternLengthLimit = PatternParser.maxLength + 1
+
+// MARK: Version and status texts
+
+/// `fr_version`: the library version, a static NUL-terminated string.
+@_cdecl("fr_version")
+public func frVersion() -> UnsafePointer<CChar> {
+    UnsafeRawPointer(frVersionText.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+/// `fr_strerror`: a static description of a status code ("unknown status" for others).
+@_cdecl("fr_strerror")
+public func frStrerror(_ code: Int32) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(FRStatus.description(of: code).utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+// MARK: fr_router
+
+/// `fr_router_new`: a new router, or NULL for unknown flag bits.
+@_cdecl("fr_router_new")
+public func frRouterNew(_ flags: UInt32) -> OpaquePointer? {
+    guard let options = FRFlag.options(flags) else { return nil }
+    return OpaquePointer(Unmanaged.passRetained(RouterCore(options: options)).toOpaque())
+}
+
+/// `fr_router_free`: releases a router; NULL does nothing.
+@_cdecl("fr_router_free")
+public func frRouterFree(_ router: OpaquePointer?) {
+    guard let router else { return }
+    routerCore(router).release()
+}
+
+/// `fr_router_add`: registers a route; writes `err` (an `fr_error *`) whenever it is given.
+@_cdecl("fr_router_add")
+public func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ length: UInt,
+                        _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutableRawPointer?) -> Int32 {
+    guard let router else {
+        FRError.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
+        return FRStatus.invalidArgument
+    }
+    guard let pattern = bytes(pattern, length, limit: patternLengthLimit) else {
+        FRError.store(code: FRStatus.invalidArgument, offset: 0, message: "pattern is NULL but its length is not 0",
+                      to: err)
+        return FRStatus.invalidArgument
+    }
+    guard routeID != frNoRoute else {
+        FRError.store(code: FRStatus.invalidArgument, offset: 0,
+                      message: "route id UINT64_MAX is reserved (FR_NO_ROUTE)", to: err)
+        return FRStatus.invalidArgument
+    }
+    do {
+        try routerCore(router).takeUnretainedValue().add(pattern: pattern, priority: priority, id: routeID, payload: nil)
+    } catch {
+        FRError.store(code: error.code.rawValue, offset: error.offset, message: error.message, to: err)
+        return error.code.rawValue
+    }
+    FRError.storeSuccess(to: err)
+    return FRStatus.ok
+}
+
+/// `fr_router_remove`: removes every route with `routeID`.
+@_cdecl("fr_router_remove")
+public func frRouterRemove(_ router: OpaquePointer?, _ routeID: UInt64) -> Int32 {
+    guard let router, routeID != frNoRoute else { return FRStatus.invalidArgument }
+    let removed = routerCore(router)._withUnsafeGuaranteedRef { $0.remove(id: routeID) }
+    return removed > 0 ? FRStatus.ok : FRStatus.notFound
+}
+
+/// `fr_router_count`: routes as registered; 0 for NULL.
+@_cdecl("fr_router_count")
+public func frRouterCount(_ router: OpaquePointer?) -> Int {
+    guard let router else { return 0 }
+    return routerCore(router)._withUnsafeGuaranteedRef { $0.count }
+}
+
+/// `fr_router_url`: reverse routing into a caller's buffer; `names` and `values` are `fr_str` arrays.
+@_cdecl("fr_router_url")
+public func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: UnsafeRawPointer?,
+                        _ values: UnsafeRawPointer?, _ count: UInt, _ buffer: UnsafeMutablePointer<CChar>?,
+                        _ capacity: UInt, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+    needed?.pointee = 0
+    guard let router, routeID != frNoRoute, buffer != nil || capacity == 0, count <= UInt(Int.max / 16) else {
+        return FRStatus.invalidArgument
+    }
+    var parameters: [(name: String, value: String)] = []
+    if count > 0 {
+        guard let names, let values else { return FRStatus.invalidArgument }
+        parameters.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            guard let name = string(FRStr.load(names, at: index)),
+                  let value = string(FRStr.load(values, at: index)) else { return FRStatus.invalidArgument }
+            parameters.append((name, value))
+        }
+    }
+    let url: String
+    do {
+        url = try routerCore(router).takeUnretainedValue().url(for: routeID, parameters: parameters)
+    } catch {
+        return error.code.rawValue
+    }
+    return copyOut(url, buffer, capacity, needed)
+}
+
+/// `fr_router_dump`: a readable listing of the tables into a caller's buffer.
+@_cdecl("fr_router_dump")
+public func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
+                         _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+    needed?.pointee = 0
+    guard let router, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
+    let listing = routerCore(router)._withUnsafeGuaranteedRef { $0.dump() }
+    return copyOut(listing, buffer, capacity, needed)
+}
+
+// MARK: fr_match
+
+/// `fr_match_new`: a reusable lookup state holding no result.
+@_cdecl("fr_match_new")
+public func frMatchNew() -> OpaquePointer? {
+    OpaquePointer(Unmanaged.passRetained(MatchScratch()).toOpaque())
+}
+
+/// `fr_match_free`: releases a lookup state; NULL does nothing.
+@_cdecl("fr_match_free")
+public func frMatchFree(_ match: OpaquePointer?) {
+    guard let match else { return }
+    matchScratch(match).release()
+}
+
+/// `fr_router_match`: the best route for a URL, written into `match`. The hot path: no
+/// allocation and no reference counting here, so a warm `fr_match` keeps lookups allocation-free.
+@_cdecl("fr_router_match")
+public func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ length: UInt,
+                          _ match: OpaquePointer?) -> Int32 {
+    guard let match else { return FRStatus.invalidArgument }
+    return matchScratch(match)._withUnsafeGuaranteedRef { scratch in
+        // Over-long lengths are clamped to one byte past the URL limit, which the scanner rejects
+        // as FR_EURL before reading.
+        guard let router, let url = bytes(url, length, limit: MatchScratch.maxURLLength + 1) else {
+            scratch.clearResult()
+            return FRStatus.invalidArgument
+        }
+        return routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }
+    }
+}
+
+/// `fr_match_next`: declines the current result for the next candidate.
+@_cdecl("fr_match_next")
+public func frMatchNext(_ match: OpaquePointer?) -> Int32 {
+    guard let match else { return FRStatus.invalidArgument }
+    return matchScratch(match)._withUnsafeGuaranteedRef { $0.next() }
+}
+
+/// `fr_match_route_id`: the current route id, or `FR_NO_ROUTE`.
+@_cdecl("fr_match_route_id")
+public func frMatchRouteID(_ match: OpaquePointer?) -> UInt64 {
+    guard let match else { return frNoRoute }
+    return matchScratch(match)._withUnsafeGuaranteedRef { $0.routeID }
+}
+
+/// `fr_match_param_count`: pairs of the current result; 0 without one.
+@_cdecl("fr_match_param_count")
+public func frMatchParamCount(_ match: OpaquePointer?) -> Int {
+    guard let match else { return 0 }
+    return matchScratch(match)._withUnsafeGuaranteedRef { $0.parameterCount }
+}
+
+/// `fr_match_param_at`: the pair at `index`; `name` and `value` are optional `fr_str *`.
+@_cdecl("fr_match_param_at")
+public func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: UnsafeMutableRawPointer?,
+                           _ value: UnsafeMutableRawPointer?) -> Int32 {
+    guard let match else {
+        FRStr.store(.absent, to: name)
+        FRStr.store(.absent, to: value)
+        return FRStatus.invalidArgument
+    }
+    let pair = matchScratch(match)._withUnsafeGuaranteedRef { scratch in
+        index <= UInt(Int.max) ? scratch.parameter(at: Int(index)) : nil
+    }
+    guard let pair else {
+        FRStr.store(.absent, to: name)
+        FRStr.store(.absent, to: value)
+        return FRStatus.notFound
+    }
+    FRStr.store(FRStr(pair.name), to: name)
+    FRStr.store(FRStr(pair.value), to: value)
+    return FRStatus.ok
+}
+
+/// `fr_match_param`: the value of the first pair named `name`; `value` is an optional `fr_str *`.
+@_cdecl("fr_match_param")
+public func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ length: UInt,
+                         _ value: UnsafeMutableRawPointer?) -> Int32 {
+    guard let match, let name = bytes(name, length) else {
+        FRStr.store(.absent, to: value)
+        return FRStatus.invalidArgument
+    }
+    guard let found = matchScratch(match)._withUnsafeGuaranteedRef({ $0.parameter(named: name) }) else {
+        FRStr.store(.absent, to: value)
+        return FRStatus.notFound
+    }
+    FRStr.store(FRStr(found), to: value)
+    return FRStatus.ok
+}
+
+/// `fr_match_fragment`: the raw fragment of the matched URL, or `{NULL, 0}`.
+///
+/// Returned as `iovec`: a Swift-defined struct cannot be a @_cdecl result, and `iovec`
+/// (`{ void *iov_base; size_t iov_len; }`) is a C struct with the exact layout and calling-
+/// convention class of `fr_str` (two pointer-sized integer words, returned in registers), so the
+/// C caller receives an `fr_str`.
+@_cdecl("fr_match_fragment")
+public func frMatchFragment(_ match: OpaquePointer?) -> iovec {
+    guard let match,
+          let fragment = matchScratch(match)._withUnsafeGuaranteedRef({ $0.fragmentBytes }) else {
+        return iovec(iov_base: nil, iov_len: 0)
+    }
+    return iovec(iov_base: UnsafeMutableRawPointer(mutating: fragment.baseAddress), iov_len: fragment.count)
+}
