@@ -78,72 +78,86 @@ final class RouterCore: @unchecked Sendable {
             parsed.append(pattern)
         }
         try writer.withLock { (state) throws(RouterError) in
-            var batchShapes = Set<[UInt8]>()
-            var prepared: [(record: RouteRecord, variants: [TrieVariant])] = []
-            let active = sides[activeSide.load(ordering: .relaxed)]
+            var records: [RouteRecord] = []
+            records.reserveCapacity(registrations.count)
+            var variants: [TrieVariant] = []
+            variants.reserveCapacity(registrations.count)
             var sequence = state.nextSequence
-            // One compiled regex per source, shared by every route of the router that uses it.
-            var sharedRegexes = state.regexes.mapValues { $0.regex }
-            var sharedTemplates = state.templates.mapValues { $0.template }
+            // One compiled regex per source and one template per partial shape, shared router-wide.
+            var sharedRegexes: [String: CompiledRegex] = [:]
+            var sharedTemplates: [[UInt8]: PartialTemplate] = [:]
+            let knownTemplates = state.templates.mapValues { $0.template }
             for (registration, pattern) in zip(registrations, parsed) {
-                let recordIndex = state.peekRecordIndex(offset: prepared.count)
+                let recordIndex = state.peekRecordIndex(offset: records.count)
                 var regexPointers: [String: UnsafeRawPointer] = [:]
                 for (source, compiled) in pattern.regexes {
-                    if sharedRegexes[source] == nil { sharedRegexes[source] = compiled }
-                    regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(sharedRegexes[source]!).toOpaque())
+                    let shared = sharedRegexes[source] ?? state.regexes[source]?.regex ?? compiled
+                    sharedRegexes[source] = shared
+                    regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
                 }
-                var variants: [TrieVariant] = []
                 var templateKeys = Set<[UInt8]>()
+                let firstVariant = variants.count
                 for (expansion, segments) in pattern.variants.enumerated() {
-                    let variant = makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
-                                              registration, sequence: sequence, expansion: expansion, record: recordIndex)
-                    let shape = variant.shapeKey
-                    if !batchShapes.insert(shape).inserted || active.containsDuplicate(of: variant) {
-                        throw RouterError(.duplicateRoute, offset: 0,
-                                          "a route with the same table, host, priority and segments is already registered")
-                    }
-                    variants.append(variant)
+                    variants.append(makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
+                                                knownTemplates, registration, sequence: sequence, expansion: expansion,
+                                                record: recordIndex))
                 }
-                let record = RouteRecord(id: registration.id, priority: registration.priority,
-                                         pattern: String(decoding: registration.pattern, as: UTF8.self),
-                                         scheme: pattern.scheme, variants: [], regexSources: Array(pattern.regexes.keys),
-                                         payload: registration.payload, sequence: sequence,
-                                         templateKeys: Array(templateKeys))
-                prepared.append((record, variants))
+                records.append(RouteRecord(
+                    id: registration.id, priority: registration.priority,
+                    pattern: String(decoding: registration.pattern, as: UTF8.self), scheme: pattern.scheme,
+                    variantCount: UInt32(variants.count - firstVariant), regexSources: Array(pattern.regexes.keys),
+                    payload: registration.payload, sequence: sequence, templateKeys: Array(templateKeys)))
                 sequence += 1
             }
-            // Validation is over: from here on nothing fails, so the batch lands whole.
-            state.nextSequence = sequence
-            for (source, compiled) in sharedRegexes where state.regexes[source] == nil {
-                state.regexes[source] = (compiled, 0)
+            let duplicate = RouterError(.duplicateRoute, offset: 0,
+                                        "a route with the same table, host, priority and segments is already registered")
+            var inserted: [UInt32] = []
+            if variants.count > 64 {
+                // A batch checks each variant against the side being built, which already holds the
+                // batch's earlier variants; a failure restores that side from the published one.
+                inserted = try applyBatch { (side) throws(RouterError) -> [UInt32] in
+                    var indexes: [UInt32] = []
+                    indexes.reserveCapacity(variants.count)
+                    for variant in variants {
+                        if side.containsDuplicate(of: variant) { throw duplicate }
+                        indexes.append(side.insert(variant))
+                    }
+                    return indexes
+                }
+            } else {
+                // A few variants are checked before anything changes: against the published side
+                // and against each other.
+                let active = sides[activeSide.load(ordering: .relaxed)]
+                var shapes = Set<[UInt8]>()
+                for variant in variants where !shapes.insert(variant.shapeKey).inserted || active.containsDuplicate(of: variant) {
+                    throw duplicate
+                }
+                apply { side in inserted = variants.map { side.insert($0) } }
             }
+            // The batch has landed: record it.
+            state.nextSequence = sequence
+            for (source, regex) in sharedRegexes where state.regexes[source] == nil { state.regexes[source] = (regex, 0) }
             for (key, template) in sharedTemplates where state.templates[key] == nil {
                 state.templates[key] = (template, 0)
             }
-            for (record, _) in prepared {
+            var cursor = 0
+            for var record in records {
                 for source in record.regexSources { state.regexes[source]!.uses += 1 }
                 for key in record.templateKeys { state.templates[key]!.uses += 1 }
-            }
-            let allVariants = prepared.flatMap { $0.variants }
-            var inserted: [UInt32] = []
-            if allVariants.count > 64 {
-                inserted = applyBatch { side in allVariants.map { side.insert($0) } }
-            } else {
-                apply { side in inserted = allVariants.map { side.insert($0) } }
-            }
-            var cursor = 0
-            for (var record, variants) in prepared {
-                record.variants = Array(inserted[cursor..<(cursor + variants.count)])
-                cursor += variants.count
+                record.firstVariant = inserted[cursor]
+                if record.variantCount > 1 {
+                    record.moreVariants = Array(inserted[(cursor + 1)..<(cursor + Int(record.variantCount))])
+                }
+                cursor += Int(record.variantCount)
                 state.store(record)
             }
-            routeCount.add(prepared.count, ordering: .relaxed)
+            routeCount.add(records.count, ordering: .relaxed)
         }
     }
 
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
                              _ templates: inout [[UInt8]: PartialTemplate], _ templateKeys: inout Set<[UInt8]>,
-                             _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) -> TrieVariant {
+                             _ knownTemplates: [[UInt8]: PartialTemplate], _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) -> TrieVariant {
         var names: [(name: String, segment: Int32)] = []
         let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
             let position = Int32(index)
@@ -165,7 +179,7 @@ final class RouterCore: @unchecked Sendable {
             case .partial(let pieces):
                 for case .parameter(let name, _) in pieces { names.append((name, -1)) }
                 let candidate = PartialTemplate(pieces, regexPointers: regexPointers)
-                let template = templates[candidate.key] ?? candidate
+                let template = templates[candidate.key] ?? knownTemplates[candidate.key] ?? candidate
                 templates[candidate.key] = template
                 templateKeys.insert(template.key)
                 return .partial(UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque()))
@@ -187,7 +201,8 @@ final class RouterCore: @unchecked Sendable {
     @discardableResult
     func remove(id: UInt64) -> Int {
         writer.withLock { state in
-            guard let recordIndexes = state.byID[id], !recordIndexes.isEmpty else { return 0 }
+            let recordIndexes = state.recordIndexes(withID: id)
+            guard !recordIndexes.isEmpty else { return 0 }
             let records = recordIndexes.map { state.records[Int($0)]! }
             let variants = records.flatMap { $0.variants }
             apply { side in for variant in variants { side.remove(variant: variant) } }
@@ -205,7 +220,7 @@ final class RouterCore: @unchecked Sendable {
                 if let payload = record.payload { payloads.append(payload) }
                 state.free(index)
             }
-            state.byID[id] = nil
+            state.firstByID[id] = nil
             routeCount.subtract(records.count, ordering: .relaxed)
             if !payloads.isEmpty {
                 state.retired.append((payloads, ReaderRegistry.snapshot()))
@@ -228,10 +243,18 @@ final class RouterCore: @unchecked Sendable {
     }
 
     /// Like ``apply(_:)`` for large batches: the second side becomes a copy of the first instead
-    /// of replaying the work.
-    private func applyBatch<Result>(_ body: (inout TableSide) -> Result) -> Result {
+    /// of replaying the work. When `body` throws, the side it changed is restored from the
+    /// published one and nothing is published.
+    private func applyBatch<Result>(_ body: (inout TableSide) throws(RouterError) -> Result) throws(RouterError) -> Result {
         let active = activeSide.load(ordering: .relaxed)
-        let result = body(&sides[1 - active])
+        let result: Result
+        do {
+            result = try body(&sides[1 - active])
+        } catch {
+            sides[1 - active].deallocate()
+            sides[1 - active] = sides[active].clone()
+            throw error
+        }
         activeSide.store(1 - active, ordering: .sequentiallyConsistent)
         ReaderRegistry.waitForReaders()
         sides[active].deallocate()
@@ -306,7 +329,7 @@ final class RouterCore: @unchecked Sendable {
 
     /// The registered route with `id` (the first registered when several share it).
     func routes(withID id: UInt64) -> [RouteRecord] {
-        writer.withLock { state in (state.byID[id] ?? []).compactMap { state.records[Int($0)] } }
+        writer.withLock { state in state.recordIndexes(withID: id).compactMap { state.records[Int($0)] } }
     }
 
     /// Bytes held by both table sides.
@@ -324,19 +347,28 @@ struct RouteRecord: @unchecked Sendable {
     var priority: Int32
     var pattern: String
     var scheme: String?
-    var variants: [UInt32]
+    /// Number of expansions; the first one's variant index, then the others' (usually none).
+    var variantCount: UInt32
+    var firstVariant: UInt32 = 0
+    var moreVariants: [UInt32] = []
     var regexSources: [String]
     var payload: UnsafeMutableRawPointer?
     var sequence: UInt64 = 0
     /// Keys of the partial-segment templates the route uses (each counted once).
     var templateKeys: [[UInt8]] = []
+    /// The next record with the same id, or `UInt32.max`.
+    var nextWithSameID: UInt32 = .max
+
+    /// Every variant index of the route, in expansion order.
+    var variants: [UInt32] { [firstVariant] + moreVariants }
 }
 
 /// Everything only the (single) writer touches.
 struct WriterState: ~Copyable {
     var records: [RouteRecord?] = []
     var freeRecords: [UInt32] = []
-    var byID: [UInt64: [UInt32]] = [:]
+    /// The first record of each id; records sharing an id are chained through `nextWithSameID`.
+    var firstByID: [UInt64: UInt32] = [:]
     var regexes: [String: (regex: CompiledRegex, uses: Int)] = [:]
     var templates: [[UInt8]: (template: PartialTemplate, uses: Int)] = [:]
     var nextSequence: UInt64 = 1
@@ -350,7 +382,19 @@ struct WriterState: ~Copyable {
         return UInt32(records.count + offset - freeRecords.count)
     }
 
+    /// Indexes of the records with `id`, in registration order.
+    func recordIndexes(withID id: UInt64) -> [UInt32] {
+        var indexes: [UInt32] = []
+        var index = firstByID[id] ?? .max
+        while index != .max {
+            indexes.append(index)
+            index = records[Int(index)]!.nextWithSameID
+        }
+        return indexes
+    }
+
     mutating func store(_ record: RouteRecord) {
+        var record = record
         let index: UInt32
         if let reused = freeRecords.popLast() {
             index = reused
@@ -358,8 +402,16 @@ struct WriterState: ~Copyable {
             index = UInt32(records.count)
             records.append(nil)
         }
+        // Keep the chain in registration order: append at its tail.
+        if let first = firstByID[record.id] {
+            var last = first
+            while records[Int(last)]!.nextWithSameID != .max { last = records[Int(last)]!.nextWithSameID }
+            records[Int(last)]!.nextWithSameID = index
+        } else {
+            firstByID[record.id] = index
+        }
+        record.nextWithSameID = .max
         records[Int(index)] = record
-        byID[record.id, default: []].append(index)
     }
 
     mutating func free(_ index: UInt32) {

@@ -1,5 +1,5 @@
 /// A pattern after parsing: its table, its host rule and every expansion of its optional groups.
-struct Pattern: Equatable {
+struct Pattern: Equatable, Sendable {
     /// Lower-cased scheme, or `nil` for the global table.
     var scheme: String?
     /// Host rule; always `.any` for the global table and for custom schemes.
@@ -12,7 +12,7 @@ struct Pattern: Equatable {
 }
 
 /// Which hosts a web-scheme route accepts. Ordered by specificity: exact > suffix > any.
-enum HostRule: Hashable {
+enum HostRule: Hashable, Sendable {
     /// Any host (`*`, empty, or no host given).
     case any
     /// Subdomains of a domain at any depth (`*.example.com`), stored lower-cased with the dot: `.example.com`.
@@ -32,7 +32,7 @@ enum HostRule: Hashable {
 
 /// One segment of an expanded pattern; each matches exactly one URL segment, except a wildcard,
 /// which matches the rest of the path.
-enum Segment: Equatable {
+enum Segment: Equatable, Sendable {
     /// Text compared with the decoded URL segment; bytes are already percent-decoded.
     case literal([UInt8])
     /// `:name` or `{name}`: any non-empty segment.
@@ -47,7 +47,7 @@ enum Segment: Equatable {
 }
 
 /// One piece of a partial segment.
-enum PartialPiece: Hashable {
+enum PartialPiece: Hashable, Sendable {
     /// Literal text, decoded, compared byte-exactly (ASCII case-insensitively with that option).
     case text([UInt8])
     /// A placeholder matching one or more bytes, optionally constrained.
@@ -55,7 +55,7 @@ enum PartialPiece: Hashable {
 }
 
 /// A constraint on a placeholder: a built-in byte scanner, or a PCRE2 regex source.
-enum Constraint: Hashable {
+enum Constraint: Hashable, Sendable {
     case int, uint, float, uuid, alpha, alnum, hex
     /// A PCRE2 pattern (the text between `:` and the closing `}`), matched anchored at both ends.
     case regex(String)

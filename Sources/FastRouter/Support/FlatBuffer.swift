@@ -21,9 +21,10 @@ struct FlatBuffer<Element: BitwiseCopyable> {
     /// Releases the storage. The buffer must not be used afterwards.
     func deallocate() { base.deallocate() }
 
-    /// A copy with its own storage, sized to the contents.
+    /// A copy with its own storage and the same capacity, so the copy's next append does not
+    /// have to grow (and copy) the whole buffer again.
     func clone() -> FlatBuffer {
-        var copy = FlatBuffer(capacity: max(count, 8))
+        var copy = FlatBuffer(capacity: capacity)
         copy.base.update(from: base, count: count)
         copy.count = count
         return copy
