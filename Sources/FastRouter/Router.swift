@@ -58,7 +58,7 @@ public final class Router<Value> {
             let id = route.id ?? nextAutomaticID.subtract(1, ordering: .relaxed).oldValue
             let box = Unmanaged.passRetained(RouteBox(value: route.value, pattern: route.pattern))
             registrations.append(.init(pattern: Array(route.pattern.utf8), priority: route.priority, id: id,
-                                       payload: box.toOpaque()))
+                                       payload: box.toOpaque(), text: route.pattern))
             ids.append(id)
         }
         do {

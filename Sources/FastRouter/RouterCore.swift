@@ -54,6 +54,8 @@ final class RouterCore: @unchecked Sendable {
         var priority: Int32
         var id: UInt64
         var payload: UnsafeMutableRawPointer?
+        /// The pattern as a string when the caller has one, so the record shares its storage.
+        var text: String? = nil
     }
 
     /// Registers one route (all its expansions) or nothing.
@@ -104,7 +106,8 @@ final class RouterCore: @unchecked Sendable {
                 }
                 records.append(RouteRecord(
                     id: registration.id, priority: registration.priority,
-                    pattern: String(decoding: registration.pattern, as: UTF8.self), scheme: pattern.scheme,
+                    pattern: registration.text ?? String(decoding: registration.pattern, as: UTF8.self),
+                    scheme: pattern.scheme,
                     variantCount: UInt32(variants.count - firstVariant), regexSources: Array(pattern.regexes.keys),
                     payload: registration.payload, sequence: sequence, templateKeys: Array(templateKeys)))
                 sequence += 1
