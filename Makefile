@@ -33,22 +33,190 @@ test-swift: deps
 	$(SWIFT) test
 
 # --- C ABI section ---------------------------------------------------------------------------
-test-c: deps
-	@echo "C tests: not wired yet"
+#   make install PREFIX=DIR   libfastrouter.so, fastrouter.h, fastrouter.pc (rpath in Libs unless DIR is /usr)
+#   make test-c               installs under build/c/prefix, then runs Tests/c/run.sh against that install
+#   make example              builds examples/c/router-cli with pkg-config and routes examples/c/urls.txt
+# SwiftPM links libfastrouter.so with a RUNPATH to the toolchain's Swift runtime; install checks
+# that the installed library resolves every dependency and patches the RUNPATH in (patchelf) if not.
+SWIFT_RUNTIME_DIR = $(realpath $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux)
+FR_VERSION = $(shell sed -n 's/^\#define FR_VERSION "\(.*\)".*/\1/p' include/fastrouter.h)
+FR_LIBDIR = $(PREFIX)/lib
+FR_INCLUDEDIR = $(PREFIX)/include
+FR_RPATH = $(if $(filter /usr /usr/,$(PREFIX)),, -Wl,-rpath,$${libdir})
+C_BUILD_DIR := $(CURDIR)/build/c
+C_TEST_PREFIX := $(C_BUILD_DIR)/prefix
+AS_ROOT = $(if $(filter 0,$(shell id -u)),,sudo)
+
+.PHONY: c-deps
+
+# valgrind runs the leak test; installed when missing (Debian/Ubuntu).
+c-deps: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "installing valgrind"; \
+	  $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq valgrind; }
 
 install: release
-	@echo "install: not wired yet"
+	install -d "$(DESTDIR)$(FR_LIBDIR)/pkgconfig" "$(DESTDIR)$(FR_INCLUDEDIR)"
+	install -m 755 "$(RELEASE_BIN)/libfastrouter.so" "$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"
+	@lib="$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"; \
+	if env -u LD_LIBRARY_PATH ldd "$$lib" | grep -q "not found"; then \
+	  command -v patchelf >/dev/null 2>&1 || { $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq patchelf; }; \
+	  echo "patchelf --set-rpath $(SWIFT_RUNTIME_DIR) $$lib"; \
+	  patchelf --set-rpath "$(SWIFT_RUNTIME_DIR)" "$$lib"; \
+	fi; \
+	if env -u LD_LIBRARY_PATH ldd "$$lib" | grep "not found"; then \
+	  echo "error: $$lib cannot find the libraries above" >&2; exit 1; fi
+	install -m 644 include/fastrouter.h "$(DESTDIR)$(FR_INCLUDEDIR)/fastrouter.h"
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(FR_LIBDIR)|' -e 's|@INCLUDEDIR@|$(FR_INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(FR_VERSION)|' -e 's|@RPATH@|$(FR_RPATH)|' fastrouter.pc.in \
+	    > "$(DESTDIR)$(FR_LIBDIR)/pkgconfig/fastrouter.pc"
+	@echo "installed libfastrouter $(FR_VERSION) under $(DESTDIR)$(PREFIX)"
 
-example: release
-	@echo "example: not wired yet"
+test-c: c-deps
+	@$(MAKE) --no-print-directory install PREFIX="$(C_TEST_PREFIX)" DESTDIR=
+	PKG_CONFIG_PATH="$(C_TEST_PREFIX)/lib/pkgconfig" CC="$(CC)" Tests/c/run.sh "$(C_BUILD_DIR)"
+
+example: deps
+	@$(MAKE) --no-print-directory install PREFIX="$(C_TEST_PREFIX)" DESTDIR=
+	$(CC) -std=c99 -Wall -Wextra -O2 examples/c/router-cli.c -o examples/c/router-cli \
+	    $$(PKG_CONFIG_PATH="$(C_TEST_PREFIX)/lib/pkgconfig" pkg-config --cflags --libs fastrouter)
+	examples/c/router-cli examples/c/routes.txt < examples/c/urls.txt
 # --- end C ABI section -----------------------------------------------------------------------
 
 # --- benchmark section -----------------------------------------------------------------------
-bench: release
-	@echo "the benchmark is not built yet"
+#   make bench         the embedded default suite, release build; BENCH_ARGS adds options,
+#                      e.g. make bench BENCH_ARGS="--json bench.json --svg bench.svg"
+#   make bench-quick   a few seconds end to end (debug build); proves the tool works, asserts no figure
+BENCH_ARGS ?=
+BENCH_SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
+
+.PHONY: bench-deps bench-quick
+
+# libpcre2-dev builds FastRouter; libr3-dev brings libr3.so.0, the r3 peer (loaded at run time,
+# so a failed install only leaves r3 out of the run).
+bench-deps:
+	@missing=""; \
+	pkg-config --exists libpcre2-8 2>/dev/null || missing="$$missing libpcre2-dev pkg-config"; \
+	{ [ -e /usr/include/r3/r3.h ] && /sbin/ldconfig -p 2>/dev/null | grep -q 'libr3\.so\.0'; } || missing="$$missing libr3-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  $(BENCH_SUDO) apt-get update -qq && $(BENCH_SUDO) apt-get install -y -qq $$missing || \
+	    echo "warning: could not install$$missing (r3 will be left out if it is missing)" >&2; \
+	fi
+	@pkg-config --exists libpcre2-8 || { echo "error: libpcre2-8 is required (apt-get install libpcre2-dev)" >&2; exit 1; }
+
+bench: bench-deps
+	$(SWIFT) build -c release --product fastrouter-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/fastrouter-bench" $(BENCH_ARGS)
+
+bench-quick: deps
+	$(SWIFT) build --product fastrouter-bench
+	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick
 # --- end benchmark section -------------------------------------------------------------------
 
-test: test-swift test-c
+# --- reliability section ---------------------------------------------------------------------
+#   make fuzz [FUZZ_SECONDS=60]   builds the four libFuzzer harnesses of Tests/Fuzz (pattern parsing,
+#                                 URL matching, differential against the reference matcher, C ABI)
+#                                 and runs each FUZZ_SECONDS; inputs and crashes go to .build-fuzz/
+#   make soak [SOAK_SECONDS=60]   fastrouter-soak (release): matching threads and a writer adding and
+#                                 removing routes; fails on any torn answer or growing resident memory
+#   make test-asan                every Swift test, then the C ABI programs, under AddressSanitizer
+#   make test-tsan                the concurrency suites (Swift, Tests/c/test_threads.c) under ThreadSanitizer
+#   make test-catalogue           Tests/c/test_catalogue.c (the bad-input catalogue) on the installed library
+#   make test-reliability         part of make test: each fuzzer briefly, a short soak, test-catalogue, test-tsan
+# Sanitized builds use the toolchain's clang for C, so C and Swift share one sanitizer runtime.
+FUZZ_SECONDS ?= 60
+SOAK_SECONDS ?= 60
+SWIFTC ?= $(dir $(realpath $(shell command -v $(SWIFT))))swiftc
+TOOLCHAIN_CC ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
+FUZZ_DIR := $(CURDIR)/.build-fuzz
+FUZZERS := pattern match differential cabi
+FUZZ_LIBRARY_SOURCES = $(shell find Sources/FastRouter -name '*.swift')
+FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -parse-as-library -O -I Sources/CPCRE2 \
+    -Xcc -fmodule-map-file=Sources/CPCRE2/module.modulemap
+FUZZ_SOURCES_pattern := Tests/Fuzz/PatternFuzz.swift
+FUZZ_SOURCES_match := Tests/Fuzz/MatchFuzz.swift
+FUZZ_SOURCES_differential := Tests/Fuzz/DifferentialFuzz.swift Tests/FastRouterTests/ReferenceMatcher.swift
+FUZZ_SOURCES_cabi := Tests/Fuzz/CABIFuzz.swift
+# In make test: five seconds each from a fixed seed, with a fresh working corpus.
+FUZZ_CI_SECONDS ?= 5
+SOAK_CI_SECONDS ?= 5
+RELIABILITY_SWIFT_LIB = $(realpath $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux)
+ASAN_DIR := $(CURDIR)/.build-asan
+TSAN_DIR := $(CURDIR)/.build-tsan
+SOAK_DIR := $(CURDIR)/.build-soak
+CONCURRENCY_SUITES := ConcurrencyTests|ReDoSTests
+TSAN_RUN_OPTIONS := halt_on_error=1 suppressions=$(CURDIR)/Tests/Fuzz/tsan-suppressions.txt
+# C programs linked straight to a sanitized libfastrouter.so: (1) label, (2) -fsanitize value,
+# (3) build directory, (4) programs, (5) environment, (6) arguments. The toolchain's TSan runtime
+# has libdispatch interceptors, hence libdispatch and BlocksRuntime.
+SANITIZED_C = for program in $(4); do \
+	  echo "== $$program under $(1)"; \
+	  $(TOOLCHAIN_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -pthread -fsanitize=$(2) -fuse-ld=lld -Iinclude \
+	    Tests/c/$$program.c -o $(3)/$$program -L$(3)/debug -lfastrouter \
+	    -L$(RELIABILITY_SWIFT_LIB) -ldispatch -lBlocksRuntime \
+	    -Wl,-rpath,$(3)/debug -Wl,-rpath,$(RELIABILITY_SWIFT_LIB) || exit 1; \
+	  (cd $(CURDIR) && $(5) $(3)/$$program $(6)) || { echo "-- $$program under $(1): FAILED"; exit 1; }; \
+	done
+
+.PHONY: fuzz fuzz-build soak soak-build test-asan test-tsan test-catalogue test-reliability
+
+$(FUZZ_DIR)/libFastRouter.a: $(FUZZ_LIBRARY_SOURCES) Sources/CPCRE2/shim.h Sources/CPCRE2/module.modulemap
+	@mkdir -p $(FUZZ_DIR)
+	@echo "building $@ (libFuzzer coverage + AddressSanitizer, -enable-testing)"
+	@$(SWIFTC) -emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/FastRouter.swiftmodule \
+	    -module-name FastRouter -enable-testing -wmo $(FUZZ_SWIFTFLAGS) $(FUZZ_LIBRARY_SOURCES) -o $@ \
+	    > $(FUZZ_DIR)/build.log 2>&1 || { cat $(FUZZ_DIR)/build.log; exit 1; }
+
+define FUZZ_HARNESS_RULE
+$(FUZZ_DIR)/fuzz-$(1): $(FUZZ_DIR)/libFastRouter.a Tests/Fuzz/FuzzSupport.swift $(FUZZ_SOURCES_$(1))
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -use-ld=lld -I $(FUZZ_DIR) Tests/Fuzz/FuzzSupport.swift $(FUZZ_SOURCES_$(1)) \
+	    $(FUZZ_DIR)/libFastRouter.a -lpcre2-8 -o $$@
+endef
+$(foreach fuzzer,$(FUZZERS),$(eval $(call FUZZ_HARNESS_RULE,$(fuzzer))))
+
+fuzz-build: deps $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZERS))
+
+fuzz: fuzz-build
+	@status=0; for fuzzer in $(FUZZERS); do \
+	  Tests/Fuzz/run-fuzzer.sh $(FUZZ_DIR)/fuzz-$$fuzzer $$fuzzer $(FUZZ_SECONDS) $(FUZZ_DIR) || status=1; \
+	done; exit $$status
+
+soak-build: deps
+	$(SWIFT) build -c release --scratch-path $(SOAK_DIR) --product fastrouter-soak
+
+soak: soak-build
+	$(SOAK_DIR)/release/fastrouter-soak --seconds $(SOAK_SECONDS)
+
+test-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_DIR)
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_DIR)
+	@$(call SANITIZED_C,asan,address,$(ASAN_DIR),test_api test_threads test_catalogue,ASAN_OPTIONS=detect_leaks=0,)
+
+test-tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_DIR)
+	TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)" $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_DIR) \
+	    --filter '$(CONCURRENCY_SUITES)'
+	@$(call SANITIZED_C,tsan,thread,$(TSAN_DIR),test_threads,TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)",)
+
+test-catalogue: deps
+	@$(MAKE) --no-print-directory install PREFIX="$(CURDIR)/build/c/prefix" DESTDIR= > /dev/null
+	@mkdir -p build/c
+	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -pthread Tests/c/test_catalogue.c -o build/c/test_catalogue \
+	    $$(PKG_CONFIG_PATH="$(CURDIR)/build/c/prefix/lib/pkgconfig" pkg-config --cflags --libs fastrouter)
+	env -i PATH=/usr/local/bin:/usr/bin:/bin build/c/test_catalogue Tests/Fuzz/bad-input-catalogue.txt
+
+test-reliability: fuzz-build test-catalogue
+	@rm -rf $(FUZZ_DIR)/ci
+	@status=0; for fuzzer in $(FUZZERS); do \
+	  Tests/Fuzz/run-fuzzer.sh $(FUZZ_DIR)/fuzz-$$fuzzer $$fuzzer $(FUZZ_CI_SECONDS) $(FUZZ_DIR)/ci -seed=1 || status=1; \
+	done; exit $$status
+	@# The soak reuses the release build that test-c and test-catalogue made in .build.
+	$(SWIFT) build -c release --product fastrouter-soak
+	$$($(SWIFT) build -c release --show-bin-path)/fastrouter-soak --seconds $(SOAK_CI_SECONDS) --readers 2
+	@$(MAKE) --no-print-directory test-tsan
+# --- end reliability section -----------------------------------------------------------------
+
+test: test-swift test-c test-reliability
 
 clean:
 	rm -rf .build build

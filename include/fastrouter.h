@@ -33,7 +33,8 @@
 ** STATUS CODES. Functions that return int return a status. FR_OK and FR_NOMATCH are outcomes;
 ** negative values are errors, and fr_strerror() describes each. The same codes are the raw values
 ** of RouterError.Code in the Swift API. Out-parameters are written on FR_OK; on any other status
-** an fr_str out-parameter that was given is set to {NULL, 0} and an fr_error to the failure.
+** an fr_str out-parameter that was given is set to {NULL, 0}, an fr_error to the failure, and the
+** size_t *needed of fr_router_url / fr_router_dump to the size the caller must provide.
 **
 ** THREADS. An fr_router is thread-safe: any number of threads may call fr_router_match,
 ** fr_router_count, fr_router_url and fr_router_dump while other threads call fr_router_add and
@@ -48,9 +49,8 @@
 ** fr_router_match: strings returned by fr_match_param_at, fr_match_param and fr_match_fragment
 ** stay valid while that URL buffer is unchanged and until the next fr_router_match,
 ** fr_match_next or fr_match_free on that fr_match. Accessors never invalidate them and never
-** allocate. Free an fr_match after, or independently of, the router it matched against: it keeps
-** what it needs alive, but fr_match_next on it after fr_router_free of that router is not
-** allowed.
+** allocate. A result does not depend on the router: it stays readable, and fr_match_next keeps
+** working through its candidates, after routes are added or removed and after fr_router_free.
 **
 ** ALLOCATION. An fr_match that has served one lookup at least as large (URL length, number of
 ** parameters, number of candidates) makes further fr_router_match / fr_match_next calls allocate
@@ -159,8 +159,8 @@ fr_router *fr_router_new(uint32_t flags);
 ** fr_router_free — destroys a router and every route in it.
 **
 ** router: the router, or NULL (then nothing happens).
-** No other call on this router may be running or start afterwards. An fr_match that last matched
-** against it may still be freed or used with fr_router_match on another router.
+** No other call on this router may be running or start afterwards. Results already in an
+** fr_match stay valid (see LIFETIMES).
 */
 void fr_router_free(fr_router *router);
 
@@ -210,15 +210,18 @@ size_t fr_router_count(const fr_router *router);
 ** route_id: the route's id; FR_NO_ROUTE gives FR_EINVAL, an unknown id FR_ENOTFOUND. When several
 **           routes share the id, the first registered is used.
 ** names, values: two arrays of count strings, names[i] naming the parameter that gets values[i]
-**           (a wildcard is named by its name, or "*" when unnamed). May be NULL when count is 0.
-**           Values are percent-encoded as needed. Extra names are ignored.
+**           (a wildcard is named by its name, or "*" when unnamed; its value is split on '/').
+**           May be NULL when count is 0. Values are percent-encoded as needed. An optional group
+**           is filled when its parameters are given. Names the pattern does not use become query
+**           pairs, in the order given. A web route with an exact host gives an absolute URL
+**           ("https://example.com/..."), a custom scheme "myapp://...", any other route its path.
 ** buf, cap: where to write the URL followed by a NUL; buf may be NULL when cap is 0 (to ask for
 **           the size only).
 ** needed:   optional; always receives the URL's length in bytes without the NUL when the URL
 **           could be built, whatever cap is; 0 on any other error.
 ** Returns FR_OK (buf holds the URL and a NUL); FR_ENOMEM when cap < *needed + 1, and then buf is
 ** left untouched; FR_ENOTFOUND; FR_EINVAL for a NULL argument, a name or value that is not UTF-8,
-** or a value that is missing or violates the parameter's constraint. Thread-safe.
+** or a placeholder whose value is missing, empty or rejected by its constraint. Thread-safe.
 */
 int fr_router_url(const fr_router *router, uint64_t route_id, const fr_str *names,
                   const fr_str *values, size_t count, char *buf, size_t cap, size_t *needed);
@@ -231,7 +234,8 @@ int fr_router_url(const fr_router *router, uint64_t route_id, const fr_str *name
 ** buf, cap: where to write the listing followed by a NUL; buf may be NULL when cap is 0.
 ** needed:   optional; always receives the listing's length in bytes without the NUL.
 ** Returns FR_OK; FR_ENOMEM when cap < *needed + 1, and then buf is left untouched; FR_EINVAL.
-** Thread-safe; the listing is one consistent view of the router.
+** Thread-safe. While another thread adds or removes routes, two calls may give listings of
+** different lengths: allocate *needed + 1 and retry on FR_ENOMEM.
 */
 int fr_router_dump(const fr_router *router, char *buf, size_t cap, size_t *needed);
 

@@ -34,8 +34,10 @@ private func matchScratch(_ pointer: OpaquePointer) -> Unmanaged<MatchScratch> {
 
 /// The bytes of a C (pointer, length) string, or `nil` for NULL with a non-zero length.
 ///
-/// `size_t` lengths above `Int.max` are clamped to `limit`: no object is that large, and every
-/// reader of these bytes rejects input longer than its limit before looking at it.
+/// A length above `limit` is clamped to it. Callers pass one byte more than the longest input
+/// the next stage accepts, so an oversized input is still rejected by that stage (with its own
+/// status and message) while no more than `limit` bytes are ever read or copied; a `size_t`
+/// beyond `Int.max` cannot wrap around to a negative count.
 ///
 /// Safety: `pointer` addresses `length` readable bytes when it is not NULL (the caller's contract).
 @inline(__always)

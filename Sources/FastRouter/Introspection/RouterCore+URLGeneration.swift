@@ -102,7 +102,7 @@ extension RouterCore {
             }
             name = host[..<colon]
         }
-        guard !name.isEmpty, name.utf8.allSatisfy(ByteClass.isHostCharacter) else {
+        guard !name.isEmpty, name.utf8.allSatisfy({ GeneratedURLBytes.isHostCharacter($0) }) else {
             throw RouterError(.invalidArgument, offset: 0,
                               "host '\(host)' is not a valid host name (letters, digits, '-', '.' and sub-delimiters)")
         }
@@ -245,23 +245,30 @@ private struct URLBuilder {
                 expected.append((name, value))
             }
         }
-        var status = withUTF8(url) { core.match(url: $0, into: scratch) }
+        // Parameter values may point into the URL bytes: keep them alive for the whole walk.
+        let bytes = Array(url.utf8)
+        let (status, found) = bytes.withUnsafeBufferPointer { buffer -> (Int32, [(name: String, value: String)]?) in
+            var status = core.match(url: buffer, into: scratch)
+            if status == -5 { return (status, nil) }
+            var found: [(name: String, value: String)]?
+            while status == 0 {
+                if scratch.routeID == routeID {
+                    var read: [(name: String, value: String)] = []
+                    for (name, _) in expected {
+                        let value = Array(name.utf8).withUnsafeBufferPointer { scratch.parameter(named: $0) }
+                        read.append((name, value.map { String(decoding: $0, as: UTF8.self) } ?? ""))
+                    }
+                    if read.elementsEqual(expected, by: { $0 == $1 }) { return (0, nil) }
+                    found = found ?? read
+                }
+                status = scratch.next()
+            }
+            return (status, found)
+        }
         if status == -5 {
             throw RouterError(.invalidArgument, offset: 0, "the URL '\(url)' would be rejected as malformed or over a limit")
         }
-        var found: [(name: String, value: String)]?
-        while status == 0 {
-            if scratch.routeID == routeID {
-                var read: [(name: String, value: String)] = []
-                for (name, _) in expected {
-                    let value = Array(name.utf8).withUnsafeBufferPointer { scratch.parameter(named: $0) }
-                    read.append((name, value.map { String(decoding: $0, as: UTF8.self) } ?? ""))
-                }
-                if read.elementsEqual(expected, by: { $0 == $1 }) { return }
-                found = found ?? read
-            }
-            status = scratch.next()
-        }
+        if status == 0 { return }
         guard let found else {
             throw RouterError(.invalidArgument, offset: 0, "the URL '\(url)' does not match route \(routeID) back")
         }
@@ -337,4 +344,22 @@ enum URLEncoding {
         }
         return String(decoding: output, as: UTF8.self)
     }
+}
+
+/// Byte classes for generated and checked URL parts (RFC 3986), ASCII only.
+enum GeneratedURLBytes {
+    static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// `ALPHA / DIGIT / "+" / "-" / "."`
+    static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// Unreserved characters and sub-delimiters: what a host may hold unescaped.
+    static func isHostCharacter(_ byte: UInt8) -> Bool {
+        isAlpha(byte) || isDigit(byte) || "-._~!$&'()*+,;=".utf8.contains(byte)
+    }
+
+    static func lowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
 }

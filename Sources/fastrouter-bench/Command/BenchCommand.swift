@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+
+/// `fastrouter-bench`: FastRouter against its peers on the same URLs, in the same run.
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fastrouter-bench",
+        abstract: "Load benchmark for FastRouter and its peers (routing-kit, r3).",
+        discussion: """
+            With no arguments it runs the embedded default suite: the GitHub, Google+, Parse and \
+            static route sets, GitHub with constrained placeholders, a deep-link set, and generated \
+            sets of 1k, 10k, 100k and 1M routes. Each router must answer every URL of a set correctly \
+            before it is measured; a wrong answer from FastRouter fails the run (exit status 1). \
+            Progress goes to stderr, the table to stdout. See docs/BENCHMARKS.md.
+            """,
+        subcommands: [Lint.self])
+
+    @Option(help: ArgumentHelp("Write every figure as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("Write an SVG chart (ns per lookup per router and set, thread scaling).", valueName: "file"))
+    var svg: String?
+
+    @Option(help: ArgumentHelp("Measure your own routes: one per line, '[METHOD] pattern [priority]'. Needs --urls.", valueName: "file"))
+    var routes: String?
+
+    @Option(help: ArgumentHelp("Request URLs for --routes: one per line, '[METHOD] url', line i answered by route i.", valueName: "file"))
+    var urls: String?
+
+    @Option(help: ArgumentHelp("Measure on 1 to this many threads (default: the number of cores).", valueName: "n"))
+    var threads: Int?
+
+    @Option(help: ArgumentHelp("Seconds per measurement (default 0.5; 0.02 with --quick).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Only these sets: comma-separated names or name prefixes (e.g. github,scale).", valueName: "sets"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Only these routers: comma-separated, from c, matcher, swift, routing-kit, r3.", valueName: "routers"))
+    var routers: String?
+
+    @Flag(help: "A few seconds in all: small sets, short measurements. Proves the tool works; the figures mean nothing.")
+    var quick = false
+
+    func validate() throws {
+        if (routes == nil) != (urls == nil) { throw ValidationError("--routes and --urls go together") }
+        if let threads, !(1...512).contains(threads) { throw ValidationError("--threads must be between 1 and 512") }
+        if let duration, !(duration > 0 && duration <= 600) {
+            throw ValidationError("--duration must be more than 0 and at most 600 seconds")
+        }
+        _ = try selectedRouters()
+    }
+
+    /// The routers named by `--routers`, or all of them.
+    func selectedRouters() throws -> Set<RouterKind> {
+        guard let routers else { return Set(RouterKind.allCases) }
+        var selected = Set<RouterKind>()
+        for name in routers.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            guard let kind = RouterKind.allCases.first(where: { $0.option == name }) else {
+                throw ValidationError("unknown router '\(name)'; routers: \(RouterKind.allCases.map(\.option).joined(separator: ", "))")
+            }
+            selected.insert(kind)
+        }
+        return selected
+    }
+
+    func run() throws {
+        Progress.start = Clock.now()
+        let settings = RunSettings(seconds: duration ?? (quick ? 0.02 : 0.5), repetitions: quick ? 5 : 15,
+                                   maxThreads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                                   writerAddsPerSecond: 1000, updateSamples: quick ? 20 : 200, quick: quick,
+                                   routers: try selectedRouters())
+        var entries: [SuiteEntry]
+        if let routes, let urls {
+            let set = try loadCustomSet(routes: routes, urls: urls)
+            entries = [SuiteEntry(name: set.name) { set }]
+        } else {
+            entries = Suite.defaultEntries(quick: quick)
+        }
+        do {
+            entries = try Suite.select(entries, filter: filter)
+        } catch {
+            throw ValidationError(error.description)
+        }
+
+        var report = RunReport(date: ISO8601DateFormatter().string(from: Date()),
+                               command: CommandLine.arguments.joined(separator: " "), machine: .current(),
+                               settings: .init(secondsPerMeasurement: settings.seconds, repetitions: settings.repetitions,
+                                               maxThreads: settings.maxThreads,
+                                               writerAddsPerSecond: settings.writerAddsPerSecond,
+                                               updateSamples: settings.updateSamples, quick: quick),
+                               allocationCounter: "")
+        if let problem = AllocationSelfTest.run() {
+            report.allocationCounter = "self-test FAILED: \(problem)"
+            report.failures.append("allocation counter: \(problem)")
+        } else {
+            report.allocationCounter = "counted by interposing malloc & co. in the executable (self-test passed)"
+        }
+        if case .failure(let reason) = R3Library.shared { Progress.say("r3: \(reason)") }
+        if report.machine.loadAtStart > Double(report.machine.logicalCores) * 0.5 {
+            Progress.say(String(format: "warning: load average %.2f on %d cores: other work will slow the figures",
+                                report.machine.loadAtStart, report.machine.logicalCores))
+        }
+
+        Priming.run(settings.routers)
+        for (number, entry) in entries.enumerated() {
+            let label = "[\(number + 1)/\(entries.count)]"
+            Progress.say("\(label) \(entry.name): preparing")
+            let set: RouteSet
+            do {
+                set = try entry.make()
+            } catch {
+                report.failures.append("\(entry.name): cannot prepare the set: \(error)")
+                continue
+            }
+            let (setReport, failures) = SetRunner(settings: settings, label: label).run(set)
+            report.sets.append(setReport)
+            report.failures += failures
+        }
+        report.machine.loadAtEnd = MachineInfo.loadAverage()
+        // A quick run's figures mean nothing, so they are not held against the targets.
+        if !quick { report.targets = Targets.evaluate(report) }
+
+        print(TableReport.render(report))
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try write(encoder.encode(report), to: json)
+            Progress.say("wrote \(json)")
+        }
+        if let svg {
+            try write(Data(SVGReport.render(report).utf8), to: svg)
+            Progress.say("wrote \(svg)")
+        }
+        if !report.failures.isEmpty { throw ExitCode(1) }
+    }
+
+    private func loadCustomSet(routes: String, urls: String) throws -> RouteSet {
+        do {
+            return try RouteFile.load(routesPath: routes, urlsPath: urls)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    private func write(_ data: Data, to path: String) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

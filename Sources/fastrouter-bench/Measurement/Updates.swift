@@ -1,0 +1,108 @@
+import Histogram
+
+/// Readers' throughput with and without a writer changing the table.
+struct WriterFigures: Sendable, Codable {
+    var readerThreads: Int
+    /// Route adds per second the writer aimed at (each followed by one remove).
+    var targetAddsPerSecond: Int
+    var readersAlone: Double
+    var readersWithWriter: Double
+    /// readersWithWriter / readersAlone.
+    var retained: Double
+    /// Adds (and as many removes) per second the writer achieved.
+    var achievedAddsPerSecond: Double
+    var writerErrors: Int
+}
+
+/// Latency of one add and one remove on a router holding the whole set, no readers running.
+struct UpdateFigures: Sendable, Codable {
+    var routes: Int
+    var samples: Int
+    var addP50Microseconds: Double
+    var addP99Microseconds: Double
+    var addMaxMicroseconds: Double
+    var removeP50Microseconds: Double
+    var removeP99Microseconds: Double
+    var removeMaxMicroseconds: Double
+}
+
+enum Updates {
+    /// Route ids for benchmark-added routes: far above any set's indices.
+    static let firstID: UInt64 = 1 << 48
+
+    /// A fresh route next to the set's own routes: under an existing first segment when the
+    /// set has one, so the update walks a populated part of the trie.
+    static func prefix(beside set: RouteSet) -> String {
+        let first = set.routes.lazy.compactMap { spec -> Substring? in
+            guard spec.pattern.hasPrefix("/") else { return nil }
+            return spec.pattern.split(separator: "/").first
+        }.first(where: { !$0.contains(where: { "{}:*()%".contains($0) }) })
+        return first.map { "/\($0)" } ?? ""
+    }
+
+    static func pattern(number: Int, prefix: String) -> String {
+        "\(prefix)/bench-update-\(number)/items/:id"
+    }
+
+    /// Readers on `readerThreads` threads, alone and then with a writer that adds one route
+    /// and removes the oldest extra one every `1 / addsPerSecond` seconds.
+    static func writerLoad<C: MutableContender>(_ contender: C, set: RouteSet, readerThreads: Int,
+                                                seconds: Double, addsPerSecond: Int = 1000) -> WriterFigures {
+        let count = set.requests.count
+        let prefix = self.prefix(beside: set)
+        let alone = Throughput.readers(contender, threads: readerThreads, count: count, seconds: seconds)
+        var adds = 0
+        var errors = 0
+        var live: [UInt64] = []
+        var writerSeconds = 0.0
+        let withWriter = Throughput.readers(contender, threads: readerThreads, count: count, seconds: seconds) { stop in
+            let start = Clock.now()
+            let interval = UInt64(1e9 / Double(addsPerSecond))
+            var deadline = start
+            while deadline < stop {
+                let id = firstID + UInt64(adds)
+                if contender.add(pattern: pattern(number: adds, prefix: prefix), id: id) == nil {
+                    live.append(id)
+                } else {
+                    errors += 1
+                }
+                adds += 1
+                if live.count > 64 { if !contender.remove(id: live.removeFirst()) { errors += 1 } }
+                deadline += interval
+                Clock.sleep(until: deadline)
+            }
+            writerSeconds = Clock.seconds(since: start)
+        }
+        for id in live { contender.remove(id: id) }
+        return WriterFigures(readerThreads: readerThreads, targetAddsPerSecond: addsPerSecond, readersAlone: alone,
+                             readersWithWriter: withWriter, retained: alone > 0 ? withWriter / alone : 0,
+                             achievedAddsPerSecond: writerSeconds > 0 ? Double(adds) / writerSeconds : 0,
+                             writerErrors: errors)
+    }
+
+    /// `samples` single adds, each followed by its remove, each timed alone.
+    static func latency<C: MutableContender>(_ contender: C, set: RouteSet, samples: Int) -> UpdateFigures {
+        var addTimes = Histogram<UInt64>(highestTrackableValue: 600_000_000_000, numberOfSignificantValueDigits: .three)
+        var removeTimes = addTimes
+        let prefix = self.prefix(beside: set)
+        let patterns = (0..<samples).map { pattern(number: 1_000_000 + $0, prefix: prefix) }
+        for (number, pattern) in patterns.enumerated() {
+            let id = firstID + 1_000_000 + UInt64(number)
+            let addStart = Clock.now()
+            let failure = contender.add(pattern: pattern, id: id)
+            addTimes.record(Clock.now() &- addStart)
+            guard failure == nil else { continue }
+            let removeStart = Clock.now()
+            contender.remove(id: id)
+            removeTimes.record(Clock.now() &- removeStart)
+        }
+        func micro(_ value: UInt64) -> Double { Double(value) / 1000 }
+        return UpdateFigures(routes: set.routes.count, samples: samples,
+                             addP50Microseconds: micro(addTimes.valueAtPercentile(50)),
+                             addP99Microseconds: micro(addTimes.valueAtPercentile(99)),
+                             addMaxMicroseconds: micro(addTimes.max),
+                             removeP50Microseconds: micro(removeTimes.valueAtPercentile(50)),
+                             removeP99Microseconds: micro(removeTimes.valueAtPercentile(99)),
+                             removeMaxMicroseconds: micro(removeTimes.max))
+    }
+}

@@ -1,0 +1,62 @@
+/// The text report printed at the end of a run.
+enum TableReport {
+    static func render(_ report: RunReport) -> String {
+        var out: [String] = []
+        out.append("fastrouter-bench — \(report.date)")
+        out.append("machine: \(report.machine.summary)")
+        out.append("load: \(report.machine.loadSummary)")
+        out.append("command: \(report.command)")
+        out.append("settings: \(Format.number(report.settings.secondsPerMeasurement)) s per measurement, median of \(report.settings.repetitions) repetitions, 1…\(report.settings.maxThreads) threads\(report.settings.quick ? ", quick mode (figures are not meaningful)" : "")")
+        out.append("allocations: \(report.allocationCounter)")
+        out.append("")
+        let maxThreads = report.settings.maxThreads
+        for set in report.sets {
+            out.append("\(set.name) — \(set.summary): \(set.routes) routes, \(set.requests) URLs")
+            var table = TextTable(header: ["router", "ns/lookup", "vs C API", "p50 ns", "p99 ns", "allocs", "build ms", "B/route"]
+                                  + (1...maxThreads).map { "M/s \($0)t" })
+            for router in set.routers {
+                guard router.status == .measured, let lookups = router.lookups else {
+                    let label = router.status == .skipped ? "skipped" : router.status.rawValue
+                    table.rows.append(["\(router.router.rawValue): \(label)" + (router.note.map { " — \($0)" } ?? "")])
+                    continue
+                }
+                var row = [router.router.rawValue, Format.number(lookups.nanosecondsPerLookup),
+                           router.ratioToCAPI.map(Format.ratio) ?? "-",
+                           String(format: "%.0f", lookups.p50), String(format: "%.0f", lookups.p99),
+                           Format.allocations(lookups.allocationsPerLookup),
+                           router.build.map { Format.milliseconds($0.seconds) } ?? "-",
+                           router.bytesPerRoute.map { String(format: "%.0f", $0) } ?? "-"]
+                for threads in 1...maxThreads {
+                    row.append(router.threads.first { $0.threads == threads }.map { Format.mega($0.lookupsPerSecond) } ?? "-")
+                }
+                table.rows.append(row)
+            }
+            out.append(table.render())
+            if let writer = set.writer {
+                out.append("  C API readers (\(writer.readerThreads) thread\(writer.readerThreads == 1 ? "" : "s")) with a writer adding and removing \(writer.targetAddsPerSecond) routes/s: \(Format.mega(writer.readersAlone)) → \(Format.mega(writer.readersWithWriter)) M lookups/s (\(Format.percent(writer.retained)) kept; writer reached \(String(format: "%.0f", writer.achievedAddsPerSecond)) adds/s\(writer.writerErrors > 0 ? ", \(writer.writerErrors) errors" : ""))")
+            }
+            if let updates = set.updates {
+                out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
+            }
+            for router in set.routers where router.status == .wrongAnswer {
+                out.append("  \(router.router.rawValue) answered \(router.wrongAnswerCount) of \(set.requests) URLs wrongly\(router.router.isFastRouter ? "" : " (not measured on this set)"):")
+                for wrong in router.wrongAnswers.prefix(router.router.isFastRouter ? 10 : 3) { out.append("    \(wrong)") }
+            }
+            out.append("")
+        }
+        if !report.targets.isEmpty {
+            out.append("targets (SPEC §6; reported, not enforced)")
+            var table = TextTable(header: ["figure", "target", "measured", "outcome"], leftColumns: 4)
+            for check in report.targets {
+                table.rows.append([check.figure, check.target, check.measured, check.outcome.rawValue])
+            }
+            out.append(table.render())
+            out.append("")
+        }
+        if !report.failures.isEmpty {
+            out.append("FAILED: \(report.failures.count) problem\(report.failures.count == 1 ? "" : "s"):")
+            for failure in report.failures { out.append("  \(failure)") }
+        }
+        return out.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds and runs every C ABI test against the INSTALLED library, header and fastrouter.pc
+# (found through PKG_CONFIG_PATH), then the Python ctypes example and the example CLI.
+#   PKG_CONFIG_PATH=PREFIX/lib/pkgconfig Tests/c/run.sh WORKDIR
+# Test programs run with an empty environment: the library must find the Swift runtime alone.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+work=${1:?usage: run.sh WORKDIR}
+mkdir -p "$work"
+leak_iterations=${FR_LEAK_ITERATIONS:-2000}
+CC=${CC:-cc}
+
+if ! pkg-config --exists fastrouter; then
+  echo "fastrouter.pc not found: run 'make install PREFIX=...' and set PKG_CONFIG_PATH" >&2
+  exit 1
+fi
+cflags=$(pkg-config --cflags fastrouter)
+libs=$(pkg-config --libs fastrouter)
+libdir=$(pkg-config --variable=libdir fastrouter)
+includedir=$(pkg-config --variable=includedir fastrouter)
+clean_env=(env -i PATH=/usr/local/bin:/usr/bin:/bin)
+
+failures=()
+run() { # NAME COMMAND...: runs one test program, shows its output, records a failure
+  local name=$1; shift
+  echo "== $name"
+  if "$@"; then echo "-- $name: ok"; else echo "-- $name: FAILED"; failures+=("$name"); fi
+}
+
+# Symbols and header.
+run test_symbols Tests/c/test_symbols.sh "$libdir/libfastrouter.so" "$includedir/fastrouter.h" "$work"
+
+# C programs: strict warnings, linked exactly as pkg-config says.
+for source in Tests/c/test_*.c; do
+  name=$(basename "$source" .c)
+  # shellcheck disable=SC2086
+  if ! $CC -std=c11 -O1 -g -Wall -Wextra -Werror -pthread "$source" -o "$work/$name" $cflags $libs; then
+    failures+=("$name (build)")
+  fi
+done
+for name in test_api test_alloc test_threads; do
+  [ -x "$work/$name" ] && run "$name" "${clean_env[@]}" "$work/$name"
+done
+if [ -x "$work/test_leaks" ]; then
+  if command -v valgrind >/dev/null 2>&1; then
+    run "test_leaks under valgrind ($leak_iterations iterations)" "${clean_env[@]}" "$(command -v valgrind)" \
+      --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+      --error-exitcode=1 "$work/test_leaks" "$leak_iterations"
+  else
+    echo "valgrind is not installed (apt-get install valgrind)" >&2
+    failures+=("test_leaks (no valgrind)")
+  fi
+fi
+
+# The example CLI, built the way SPEC §4 promises a C program builds: cc app.c $(pkg-config ...).
+cli="$work/router-cli"
+# shellcheck disable=SC2046
+if $CC examples/c/router-cli.c -o "$cli" $(pkg-config --cflags --libs fastrouter); then
+  check_cli() {
+    local out expected status=0
+    out=$("${clean_env[@]}" "$cli" examples/c/routes.txt < examples/c/urls.txt) || return 1
+    while IFS= read -r expected; do
+      if ! grep -qxF -- "$expected" <<< "$out"; then echo "missing line: $expected" >&2; status=1; fi
+    done <<'LINES'
+/ -> 2
+/users/42 -> 3 id="42"
+/users/me?tab=posts -> 4 tab="posts"
+/users/alice/posts/hello%20world#comments -> 6 name="alice" post="hello world" #comments
+/files -> 8 path=""
+/search?q=fast+router&lang=en&q=%E2%9C%93 -> 10 q="fast router" lang="en" q="✓"
+MYAPP://Settings/Privacy -> 11 section="Privacy"
+https://api.example.com:8443/docs/guide/intro -> 14 page="guide/intro"
+https://other.org/users/9 -> 3 id="9"
+/admin/users/42 -> 15 *="users/42"
+/nothing/here -> no match
+/bad%zz -> error: invalid URL
+LINES
+    [ "$(wc -l <<< "$out")" -eq "$(grep -c . examples/c/urls.txt)" ] || { echo "not one line per URL" >&2; status=1; }
+    # A bad routes file names file, line and column.
+    printf '/ok\n/a//b\n' > "$work/bad-routes.txt"
+    local err
+    err=$("${clean_env[@]}" "$cli" "$work/bad-routes.txt" < /dev/null 2>&1) && { echo "bad routes accepted" >&2; status=1; }
+    grep -q "bad-routes.txt:2:3: error: invalid pattern" <<< "$err" || { echo "bad routes: $err" >&2; status=1; }
+    # Reverse routing and the dump.
+    [ "$("${clean_env[@]}" "$cli" -u 3 id=42 examples/c/routes.txt)" = "/users/42" ] || { echo "-u failed" >&2; status=1; }
+    "${clean_env[@]}" "$cli" -d examples/c/routes.txt | grep -qF '/users/{id:int}' || { echo "-d failed" >&2; status=1; }
+    [ $status -eq 0 ] && echo "example CLI: all lines as expected"
+    return $status
+  }
+  run "example CLI" check_cli
+else
+  failures+=("router-cli (build)")
+fi
+
+# The Python example through ctypes, compared line by line with the CLI.
+if command -v python3 >/dev/null 2>&1; then
+  run "python example" python3 examples/python/test_route.py "$cli"
+else
+  echo "python3 not found: skipping the Python example" >&2
+fi
+
+echo
+if [ ${#failures[@]} -eq 0 ]; then
+  echo "C ABI tests: all passed"
+else
+  printf 'C ABI tests FAILED: %s\n' "${failures[@]}"
+  exit 1
+fi
