@@ -216,7 +216,7 @@ test-reliability: fuzz-build test-catalogue
 	@$(MAKE) --no-print-directory test-tsan
 # --- end reliability section -----------------------------------------------------------------
 
-test: test-swift test-c test-reliability
+test: test-swift test-c test-reliability bench-quick
 
 clean:
 	rm -rf .build build
