@@ -148,20 +148,16 @@ import Testing
     }
 
     /// fuzz-match: `https://u\x08\0\0\0\0\0\0\0:p@example.com/`. SPEC §3.4 rejects a URL holding a raw
-    /// NUL, but the scanner checks only the parts it keeps: NUL in the userinfo or the port,
-    /// which it drops, is accepted.
+    /// NUL, including in the parts matching drops (userinfo, port).
     @Test func nulInUserinfoOrPortIsInvalid() throws {
         let router = Router<Int>()
         try router.add("/", id: 1, value: 1)
         try router.add("myapp://h/x", id: 2, value: 2)
-        // NUL where the scanner keeps the bytes is rejected today.
         #expect(throws: RouterError.self) { try router.match("https://exa\u{0}mple.com/") }
         #expect(throws: RouterError.self) { try router.match("myapp://h\u{0}/x") }
         for url in ["https://u\u{0}:p@example.com/", "https://example.com:8\u{0}/", "myapp://u\u{0}@h/x"] {
-            withKnownIssue("NUL in a dropped userinfo or port is accepted") {
-                let error = #expect(throws: RouterError.self, "\(url.debugDescription)") { try router.match(url) }
-                #expect(error?.code == .invalidURL)
-            }
+            let error = #expect(throws: RouterError.self, "\(url.debugDescription)") { try router.match(url) }
+            #expect(error?.code == .invalidURL)
         }
     }
 }

@@ -165,6 +165,32 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The path is split eight bytes at a time and short segments are compared as whole words:
+    /// every segment length and every position of '/', '?', '#' and '%' within a word must agree
+    /// with the byte-at-a-time reading.
+    @Test func segmentBoundariesAtEveryWordOffset() throws {
+        let router = Router<String>()
+        for length in 1...19 {
+            let word = String(repeating: "k", count: length)
+            try router.add("/\(word)", id: UInt64(length), value: "literal")
+            try router.add("/\(word)/:p", id: UInt64(100 + length), value: "param")
+        }
+        for length in 1...19 {
+            let word = String(repeating: "k", count: length)
+            for suffix in ["", "/", "?q=1", "#f", "//", "?#"] {
+                let match = try #require(try router.match("/\(word)\(suffix)"), "\(word)\(suffix)")
+                #expect(match.routeID == UInt64(length))
+            }
+            for value in ["v", "vvvvvvvv", "v%2Fw", "v%20"] {
+                let match = try #require(try router.match("//\(word)/\(value)?x=y"))
+                #expect(match.routeID == UInt64(100 + length))
+                #expect(match.parameters["p"] == value.removingPercentEncoding)
+            }
+            #expect(try router.match("/\(word)x") == nil)
+            #expect(try router.match("/\(word.dropLast())K") == nil)
+        }
+    }
+
     @Test func invalidURLIsRejectedEvenWithoutRoutes() {
         let router = Router<Int>()
         #expect(throws: RouterError.self) { try router.match("/%G1") }

@@ -87,6 +87,9 @@ struct ScratchState {
     var firstSegmentIsHost = false
     var fragment: UnsafePointer<UInt8>?
     var fragmentLength = 0
+    /// The bounds of the URL being matched (segments not decoded point inside them).
+    var urlStart = UnsafePointer<UInt8>(bitPattern: 1)!
+    var urlEnd = UnsafePointer<UInt8>(bitPattern: 1)!
     var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
 
     /// Candidate variants of the last lookup (indexes into the side that served it).
@@ -106,7 +109,7 @@ struct ScratchState {
         segmentLengths = .allocate(capacity: MatchScratch.maxSegments + 1)
         segmentHashes = .allocate(capacity: MatchScratch.maxSegments + 1)
         byteCapacity = 256
-        decoded = .allocate(capacity: byteCapacity)
+        decoded = .allocate(capacity: byteCapacity + Self.wordPadding)
         joined = .allocate(capacity: byteCapacity)
         rankBuffers = .allocate(capacity: 2 * MatchScratch.rankCapacity)
     }
@@ -125,6 +128,9 @@ struct ScratchState {
         parameters.deallocate()
     }
 
+    /// Bytes past the end of `decoded` that a word load may touch (see ``LookupInput/segmentHash(_:)``).
+    static let wordPadding = LiteralHash.keyPadding
+
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
     @inline(__always)
     mutating func reserveBytes(_ count: Int) {
@@ -132,14 +138,15 @@ struct ScratchState {
         decoded.deallocate()
         joined.deallocate()
         byteCapacity = max(count, byteCapacity * 2)
-        decoded = .allocate(capacity: byteCapacity)
+        decoded = .allocate(capacity: byteCapacity + Self.wordPadding)
         joined = .allocate(capacity: byteCapacity)
     }
 
     /// The input of a trie lookup over this URL.
     func lookupInput(foldAll: Bool) -> LookupInput {
         LookupInput(starts: segmentStarts, lengths: segmentLengths, hashes: segmentHashes, count: segmentCount,
-                    foldAll: foldAll, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength)
+                    foldAll: foldAll, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength,
+                    urlStart: urlStart, urlEnd: urlEnd)
     }
 
     // MARK: Results

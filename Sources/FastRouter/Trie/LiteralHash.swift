@@ -4,29 +4,86 @@
 /// case-insensitive comparison (SPEC §3.2): keys stay stored as written, and only the final
 /// comparison decides whether case matters.
 enum LiteralHash {
-    /// Hash of a segment's bytes with ASCII letters folded to lower case. Reads 8 bytes at a time;
-    /// ``ScratchState`` computes the same value while it splits a URL (see `scanSegment`).
+    /// Hash of a segment's bytes with ASCII letters folded to lower case. Reads 8 bytes at a time.
     @inline(__always)
     static func segmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        segmentHash(start, count, readableFrom: start, to: start + count)
+    }
+
+    /// The same hash, allowed to read any byte in `lower..<upper` (a range around the segment):
+    /// a short segment's bytes are then fetched with one word load instead of a byte loop.
+    @inline(__always)
+    static func segmentHash(_ start: UnsafePointer<UInt8>, _ count: Int,
+                            readableFrom lower: UnsafePointer<UInt8>, to upper: UnsafePointer<UInt8>) -> UInt64 {
         var hash = seed
         var index = 0
         let raw = UnsafeRawPointer(start)
-        while index + 8 <= count {
+        while index &+ 8 <= count {
             hash = mix(hash, foldWord(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-            index += 8
+            index &+= 8
         }
         if index < count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < count {
-                word |= UInt64(start[index]) << shift
-                shift += 8
-                index += 1
-            }
-            hash = mix(hash, foldWord(word))
+            hash = mix(hash, foldWord(tailWord(start, count, readableFrom: lower, to: upper)))
         }
         return finish(hash, count: count)
     }
+
+    /// The bytes of `start[0..<count]` past its last whole word (`count % 8` of them, at least one),
+    /// zero-extended into one word. Reads whole words where `lower..<upper` allows.
+    @inline(__always)
+    static func tailWord(_ start: UnsafePointer<UInt8>, _ count: Int,
+                         readableFrom lower: UnsafePointer<UInt8>, to upper: UnsafePointer<UInt8>) -> UInt64 {
+        let index = count & ~7
+        let unused = UInt64((8 &- (count &- index)) &* 8)
+        let raw = UnsafeRawPointer(start)
+        if count >= 8 || start + count - 8 >= lower {
+            // The word ending at the segment's end, its earlier bytes shifted out.
+            return raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> unused
+        }
+        if start + 8 <= upper {
+            return raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & (UInt64.max &>> unused)
+        }
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        var position = index
+        while position < count {
+            word |= UInt64(start[position]) &<< shift
+            shift &+= 8
+            position &+= 1
+        }
+        return word
+    }
+
+    /// Whether a stored key equals a URL segment, comparing words. The key lives in a buffer
+    /// padded so its last word may be loaded whole; the segment may be read within `lower..<upper`.
+    @inline(__always)
+    static func keyEquals(_ key: UnsafePointer<UInt8>, _ segment: UnsafePointer<UInt8>, _ count: Int, folded: Bool,
+                          readableFrom lower: UnsafePointer<UInt8>, to upper: UnsafePointer<UInt8>) -> Bool {
+        let left = UnsafeRawPointer(key)
+        let right = UnsafeRawPointer(segment)
+        var index = 0
+        while index &+ 8 <= count {
+            var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if folded {
+                a = foldWord(a)
+                b = foldWord(b)
+            }
+            if a != b { return false }
+            index &+= 8
+        }
+        guard index < count else { return true }
+        var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self) & (UInt64.max &>> UInt64((8 &- (count &- index)) &* 8))
+        var b = tailWord(segment, count, readableFrom: lower, to: upper)
+        if folded {
+            a = foldWord(a)
+            b = foldWord(b)
+        }
+        return a == b
+    }
+
+    /// Bytes kept readable past the end of a key buffer, for ``keyEquals(_:_:_:folded:readableFrom:to:)``.
+    static let keyPadding = 8
 
     /// Starting value of a segment hash.
     static let seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -38,10 +95,10 @@ enum LiteralHash {
         return mixed ^ (mixed >> 29)
     }
 
-    /// Completes a segment hash with the segment's length.
+    /// Completes a segment hash with the segment's length. Never 0: lookups use 0 for "not hashed yet".
     @inline(__always)
     static func finish(_ hash: UInt64, count: Int) -> UInt64 {
-        hash ^ UInt64(truncatingIfNeeded: count)
+        (hash ^ UInt64(truncatingIfNeeded: count)) | 1
     }
 
     /// Lower-cases the ASCII letters of eight packed bytes at once (SWAR).

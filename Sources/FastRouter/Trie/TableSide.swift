@@ -163,7 +163,9 @@ struct TableSide {
     /// Appends bytes to the key buffer and returns their offset.
     mutating func storeKey(_ bytes: [UInt8]) -> UInt32 {
         if bytes.isEmpty { return UInt32(keys.count) }
-        return bytes.withUnsafeBufferPointer { UInt32(keys.append(contentsOf: $0)) }
+        let offset = bytes.withUnsafeBufferPointer { UInt32(keys.append(contentsOf: $0)) }
+        keys.reserve(keys.count + LiteralHash.keyPadding)
+        return offset
     }
 
     /// Rewrites `keys` without garbage once more than half of it is unreferenced.
@@ -191,6 +193,7 @@ struct TableSide {
             move(&variant.hostOffset, variant.hostLength)
             variants[index] = variant
         }
+        fresh.reserve(fresh.count + LiteralHash.keyPadding)
         keys.deallocate()
         keys = fresh
         garbageKeyBytes = 0

@@ -3,7 +3,8 @@
 struct LookupInput {
     let starts: UnsafePointer<UnsafePointer<UInt8>>
     let lengths: UnsafePointer<Int>
-    let hashes: UnsafePointer<UInt64>
+    /// Literal hashes of the segments, 0 until a node with literal children needs one.
+    let hashes: UnsafeMutablePointer<UInt64>
     let count: Int
     /// Compare every literal ASCII case-insensitively (router option).
     let foldAll: Bool
@@ -12,6 +13,30 @@ struct LookupInput {
     /// The URL's host for web schemes (lower-case comparison), `nil` when the URL has none.
     let host: UnsafePointer<UInt8>?
     let hostLength: Int
+    /// The URL's bytes: segments that point into them may be read as whole words within these bounds.
+    let urlStart: UnsafePointer<UInt8>
+    let urlEnd: UnsafePointer<UInt8>
+
+    /// Where the bytes around segment `depth` may be read as whole words: the URL for segments
+    /// that point into it; for decoded ones, the scratch buffer padded past each segment's end.
+    @inline(__always)
+    func readableBounds(_ start: UnsafePointer<UInt8>, _ length: Int)
+        -> (lower: UnsafePointer<UInt8>, upper: UnsafePointer<UInt8>) {
+        start >= urlStart && start < urlEnd ? (urlStart, urlEnd) : (start, start + length + ScratchState.wordPadding)
+    }
+
+    /// The literal hash of segment `depth`, computed on first use.
+    @inline(__always)
+    func segmentHash(_ depth: Int) -> UInt64 {
+        let cached = hashes[depth]
+        if cached != 0 { return cached }
+        let start = starts[depth]
+        let length = lengths[depth]
+        let bounds = readableBounds(start, length)
+        let hash = LiteralHash.segmentHash(start, length, readableFrom: bounds.lower, to: bounds.upper)
+        hashes[depth] = hash
+        return hash
+    }
 }
 
 extension TableSide {
@@ -68,7 +93,8 @@ struct TrieWalker {
             var literal: UInt32 = 0
             if node.pointee.literalChildCount != 0 {
                 let folded = input.foldAll || (depth == 0 && input.foldFirst)
-                let edgeHash = LiteralHash.edgeHash(input.hashes[depth], parent: nodeIndex)
+                let bounds = input.readableBounds(start, length)
+                let edgeHash = LiteralHash.edgeHash(input.segmentHash(depth), parent: nodeIndex)
                 var slot = Int(edgeHash) & slotMask
                 while true {
                     let entry = slots[slot]
@@ -76,7 +102,8 @@ struct TrieWalker {
                     if entry.hash == edgeHash {
                         let child = nodes + Int(entry.child)
                         if child.pointee.parent == nodeIndex, Int(child.pointee.keyLength) == length,
-                           LiteralHash.equal(keys + Int(child.pointee.keyOffset), start, length, folded: folded) {
+                           LiteralHash.keyEquals(keys + Int(child.pointee.keyOffset), start, length, folded: folded,
+                                                 readableFrom: bounds.lower, to: bounds.upper) {
                             // Exact keys are unique per parent; folded ones may match several ("/A", "/a").
                             if !folded {
                                 literal = entry.child

@@ -54,27 +54,16 @@ extension ScratchState {
         guard length <= MatchScratch.maxURLLength else { return false }
         guard length > 0, let base = url.baseAddress else { return true }
         reserveBytes(length)
-
-        // The fragment is exposed raw and never validated, so everything after '#' is set aside first.
-        var end = length
-        if let hash = memchr(base, 0x23, length) {
-            let position = UnsafeRawPointer(hash).assumingMemoryBound(to: UInt8.self) - base
-            fragment = base + position + 1
-            fragmentLength = length - position - 1
-            end = position
-        }
-        var queryStart = end
-        if let question = memchr(base, 0x3F, end) {
-            queryStart = UnsafeRawPointer(question).assumingMemoryBound(to: UInt8.self) - base
-        }
+        urlStart = base
+        urlEnd = base + length
 
         var position = 0
         var isWeb = false
-        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
+        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"  ('?' and '#' end it: not scheme bytes)
         if isAlpha(base[0]) {
             var index = 1
-            while index < queryStart && isSchemeByte(base[index]) { index += 1 }
-            if index < queryStart && base[index] == UInt8(ascii: ":") {
+            while index < length && isSchemeByte(base[index]) { index += 1 }
+            if index < length && base[index] == UInt8(ascii: ":") {
                 scheme = UnsafePointer(base)
                 schemeLength = index
                 isWeb = webSchemes.contains(base, index)
@@ -82,10 +71,14 @@ extension ScratchState {
             }
         }
         var decodedUsed = 0
-        if scheme != nil, position + 1 < queryStart, base[position] == 0x2F, base[position + 1] == 0x2F {
+        if scheme != nil, position + 1 < length, base[position] == 0x2F, base[position + 1] == 0x2F {
             let authorityStart = position + 2
             var authorityEnd = authorityStart
-            while authorityEnd < queryStart && base[authorityEnd] != 0x2F { authorityEnd += 1 }
+            while authorityEnd < length && !Self.endsAuthority(base[authorityEnd]) { authorityEnd += 1 }
+            // NUL is invalid anywhere in a URL, including the parts matching never reads.
+            if authorityEnd > authorityStart && memchr(base + authorityStart, 0, authorityEnd - authorityStart) != nil {
+                return false
+            }
             var hostStart = authorityStart
             // Userinfo ("user:pass@") is dropped.
             for index in authorityStart..<authorityEnd where base[index] == UInt8(ascii: "@") { hostStart = index + 1 }
@@ -101,7 +94,6 @@ extension ScratchState {
                     while index < authorityEnd && base[index] != UInt8(ascii: ":") { index += 1 }
                     hostEnd = index
                 }
-                for index in hostStart..<hostEnd where base[index] == 0 { return false }
                 host = UnsafePointer(base + hostStart)
                 hostLength = hostEnd - hostStart
             } else if hostStart < authorityEnd {
@@ -114,25 +106,116 @@ extension ScratchState {
             position = authorityEnd
         }
 
-        // Path: split on '/', dropping empty segments, decoding each on its own.
-        var index = position
-        while index < queryStart {
-            if base[index] == 0x2F {
-                index += 1
-                continue
-            }
-            let start = index
-            let (segmentEnd, hash, special) = Self.scanSegment(base, from: index, limit: queryStart, bufferEnd: length)
-            index = segmentEnd
-            guard addSegment(base + start, segmentEnd - start, hash: hash, special: special, &decodedUsed) else {
-                return false
+        // Path: split on '/', dropping empty segments. Most paths need no decoding and are split in
+        // one word-at-a-time pass; a path with '%', NUL or non-ASCII bytes is split again segment by
+        // segment, decoding and validating each on its own.
+        let firstPathSegment = segmentCount
+        var needsDecoding = false
+        let pathEnd = splitPlainPath(base, from: position, length: length, needsDecoding: &needsDecoding)
+        guard pathEnd >= 0 else { return false }
+        if needsDecoding {
+            segmentCount = firstPathSegment
+            var index = position
+            while index < pathEnd {
+                if base[index] == 0x2F {
+                    index += 1
+                    continue
+                }
+                let start = index
+                let (segmentEnd, hash, special) = Self.scanSegment(base, from: index, limit: pathEnd, bufferEnd: length)
+                index = segmentEnd
+                guard addSegment(base + start, segmentEnd - start, hash: hash, special: special, &decodedUsed) else {
+                    return false
+                }
             }
         }
-        if queryStart < end {
-            guard parseQuery(base + queryStart + 1, end - queryStart - 1, plusAsSpace: plusAsSpace,
-                             decodedUsed: &decodedUsed) else { return false }
+        guard pathEnd < length else { return true }
+        if base[pathEnd] == UInt8(ascii: "#") {
+            // The fragment is exposed raw and never validated.
+            fragment = base + pathEnd + 1
+            fragmentLength = length - pathEnd - 1
+            return true
         }
-        return true
+        let queryStart = pathEnd + 1
+        var queryEnd = length
+        if queryStart < length, let hash = memchr(base + queryStart, 0x23, length - queryStart) {
+            queryEnd = UnsafeRawPointer(hash).assumingMemoryBound(to: UInt8.self) - base
+            fragment = base + queryEnd + 1
+            fragmentLength = length - queryEnd - 1
+        }
+        return parseQuery(base + queryStart, queryEnd - queryStart, plusAsSpace: plusAsSpace, decodedUsed: &decodedUsed)
+    }
+
+    /// Splits the path starting at `start` on '/' up to the first '?' or '#' (or the URL's end),
+    /// eight bytes at a time, recording each non-empty segment as it is written. Returns where the
+    /// path ends, or -1 past 1024 segments. Sets `needsDecoding` when the path holds '%', NUL or a
+    /// non-ASCII byte: its segments must then be decoded and validated instead.
+    @inline(__always)
+    private mutating func splitPlainPath(_ base: UnsafePointer<UInt8>, from start: Int, length: Int,
+                                         needsDecoding: inout Bool) -> Int {
+        let raw = UnsafeRawPointer(base)
+        var count = segmentCount
+        var index = start
+        var segmentStart = start
+        var flags: UInt64 = 0
+        while index < length {
+            let remaining = length &- index
+            var word: UInt64
+            var inside = UInt64.max
+            if remaining >= 8 {
+                word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            } else {
+                // The last few bytes: reread the URL's final word and shift the consumed bytes out.
+                if length >= 8 {
+                    word = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) &>> UInt64((8 &- remaining) &* 8)
+                } else {
+                    word = 0
+                    for offset in 0..<remaining { word |= UInt64(base[index &+ offset]) &<< UInt64(offset &* 8) }
+                }
+                inside = UInt64.max &>> UInt64((8 &- remaining) &* 8)
+            }
+            var taken = min(remaining, 8)
+            let ends = (Self.exactZeroBytes(word ^ 0x3F3F_3F3F_3F3F_3F3F) | Self.exactZeroBytes(word ^ 0x2323_2323_2323_2323))
+                & inside
+            if ends != 0 {
+                taken = ends.trailingZeroBitCount &>> 3
+                inside &= (UInt64(1) &<< UInt64(taken &* 8)) &- 1
+            }
+            // Zero-byte tests may misfire only above a real zero byte, so masking keeps them exact.
+            flags |= ((word & 0x8080_8080_8080_8080) | Self.zeroBytes(word) | Self.zeroBytes(word ^ 0x2525_2525_2525_2525))
+                & inside
+            var slashes = Self.exactZeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F) & inside
+            while slashes != 0 {
+                let slash = index &+ (slashes.trailingZeroBitCount &>> 3)
+                if slash > segmentStart {
+                    guard count < MatchScratch.maxSegments else { return -1 }
+                    segmentStarts[count] = base + segmentStart
+                    segmentLengths[count] = slash &- segmentStart
+                    segmentHashes[count] = 0
+                    count &+= 1
+                }
+                segmentStart = slash &+ 1
+                slashes &= slashes &- 1
+            }
+            index &+= taken
+            if taken < 8 || ends != 0 { break }
+        }
+        if index > segmentStart {
+            guard count < MatchScratch.maxSegments else { return -1 }
+            segmentStarts[count] = base + segmentStart
+            segmentLengths[count] = index &- segmentStart
+            segmentHashes[count] = 0
+            count &+= 1
+        }
+        segmentCount = count
+        needsDecoding = flags != 0
+        return index
+    }
+
+    /// True for the bytes that end a URL's authority.
+    @inline(__always)
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte == 0x2F || byte == 0x3F || byte == 0x23
     }
 
     /// Validates, decodes if needed and records one non-empty segment. `hash` is the literal hash
@@ -223,6 +306,12 @@ extension ScratchState {
         }
         if shift > 0 { hash = LiteralHash.mix(hash, LiteralHash.foldWord(word)) }
         return (index, LiteralHash.finish(hash, count: index - start), anySpecial)
+    }
+
+    /// The high bit of each byte of `word` that is zero, exact for every byte.
+    @inline(__always)
+    static func exactZeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word | 0x7F7F_7F7F_7F7F_7F7F)
     }
 
     /// A high bit set in each byte of `word` that is zero, exact up to and including the lowest
