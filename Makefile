@@ -3,6 +3,7 @@
 #   make bench     the load benchmark on its embedded default suite (release build)
 #   make install   libfastrouter.so, include/fastrouter.h and fastrouter.pc under PREFIX
 #   make example   builds and runs the C example in examples/c
+#   make perf      instructions per lookup (callgrind) on the GitHub and static sets through the C API
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -11,7 +12,7 @@ CC ?= cc
 BUILD_DIR := $(CURDIR)/.build
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test test-swift test-c bench install example clean
+.PHONY: all deps build release test test-swift test-c bench install example perf clean
 
 all: build
 
@@ -112,6 +113,40 @@ bench-quick: deps
 	$(SWIFT) build --product fastrouter-bench
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick
 # --- end benchmark section -------------------------------------------------------------------
+
+# --- perf section ----------------------------------------------------------------------------
+#   make perf [PERF_LOOKUPS=200000]   instructions per lookup, counted by callgrind, through the C API
+#       with parameters read: Tests/perf/lookup_loop.c, linked to the release libfastrouter.so, loads
+#       Tests/perf/routesets/<set>.routes, warms up on <set>.urls, then does PERF_LOOKUPS lookups
+#       cycling through them; collection is on only inside that loop (--toggle-collect), and the
+#       figure printed per set is Ir / PERF_LOOKUPS. Deterministic: no timing.
+# The library is measured through a copy without debug sections, since valgrind 3.19 can fail on
+# the DWARF that Swift emits. The route set files are written by scripts/embed-routesets.py.
+PERF_LOOKUPS ?= 200000
+PERF_SETS ?= github static
+PERF_DIR := $(CURDIR)/build/perf
+OBJCOPY ?= $(shell command -v objcopy 2>/dev/null || echo $(dir $(realpath $(shell command -v $(SWIFT))))llvm-objcopy)
+
+.PHONY: perf
+
+perf: c-deps
+	$(SWIFT) build -c release --product fastrouter
+	@mkdir -p $(PERF_DIR)/lib
+	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude Tests/perf/lookup_loop.c -o $(PERF_DIR)/lookup_loop \
+	    -L$(PERF_DIR)/lib -lfastrouter -Wl,-rpath,$(PERF_DIR)/lib -Wl,-rpath,$(SWIFT_RUNTIME_DIR)
+	@for set in $(PERF_SETS); do \
+	  out=$(PERF_DIR)/callgrind.$$set.out; \
+	  valgrind --tool=callgrind --collect-atstart=no --toggle-collect=perf_lookups \
+	    --callgrind-out-file=$$out --log-file=$(PERF_DIR)/valgrind.$$set.log \
+	    $(PERF_DIR)/lookup_loop Tests/perf/routesets/$$set.routes Tests/perf/routesets/$$set.urls \
+	    $(PERF_LOOKUPS) > $(PERF_DIR)/lookup_loop.$$set.txt || \
+	    { cat $(PERF_DIR)/valgrind.$$set.log >&2; echo "error: lookup_loop failed on the $$set set" >&2; exit 1; }; \
+	  ir=$$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' $$out); \
+	  [ -n "$$ir" ] && [ "$$ir" -gt 0 ] || { echo "error: no instruction count in $$out" >&2; exit 1; }; \
+	  echo "$$set: $$(( ir / $(PERF_LOOKUPS) )) instructions/lookup"; \
+	done
+# --- end perf section ------------------------------------------------------------------------
 
 # --- reliability section ---------------------------------------------------------------------
 #   make fuzz [FUZZ_SECONDS=60]   builds the four libFuzzer harnesses of Tests/Fuzz (pattern parsing,
