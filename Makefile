@@ -8,11 +8,14 @@
 SHELL := /bin/bash
 PREFIX ?= /usr/local
 SWIFT ?= swift
-CC ?= cc
+# The C compiler: cc, or the Swift toolchain's clang on a machine where no cc is installed.
+ifeq ($(origin CC),default)
+CC := $(if $(shell command -v cc 2>/dev/null),cc,$(dir $(realpath $(shell command -v $(SWIFT))))clang)
+endif
 BUILD_DIR := $(CURDIR)/.build
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test test-swift test-c bench install example perf clean
+.PHONY: all deps build release release-lib test test-swift test-c bench install example perf clean
 
 all: build
 
@@ -29,6 +32,11 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release
+
+# Only libfastrouter.so (and the FastRouter module it shares with fastrouter-soak): what install and
+# perf need, without compiling the benchmark and its dependencies in release mode.
+release-lib: deps
+	$(SWIFT) build -c release --product fastrouter
 
 test-swift: deps
 	$(SWIFT) test
@@ -55,7 +63,7 @@ c-deps: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "installing valgrind"; \
 	  $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq valgrind; }
 
-install: release
+install: release-lib
 	install -d "$(DESTDIR)$(FR_LIBDIR)/pkgconfig" "$(DESTDIR)$(FR_INCLUDEDIR)"
 	install -m 755 "$(RELEASE_BIN)/libfastrouter.so" "$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"
 	@lib="$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"; \
@@ -129,8 +137,7 @@ OBJCOPY ?= $(shell command -v objcopy 2>/dev/null || echo $(dir $(realpath $(she
 
 .PHONY: perf
 
-perf: c-deps
-	$(SWIFT) build -c release --product fastrouter
+perf: c-deps release-lib
 	@mkdir -p $(PERF_DIR)/lib
 	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude Tests/perf/lookup_loop.c -o $(PERF_DIR)/lookup_loop \
@@ -222,13 +229,19 @@ soak-build: deps
 soak: soak-build
 	$(SOAK_DIR)/release/fastrouter-soak --seconds $(SOAK_SECONDS)
 
+# The sanitized builds compile the library and its tests only (the test product, then the
+# dynamic library the C programs link): not the benchmark and its dependencies.
+SWIFT_TEST_PRODUCT := FastRouterPackageTests
+
 test-asan: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_DIR)
+	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product $(SWIFT_TEST_PRODUCT)
+	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product fastrouter
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_DIR)
 	@$(call SANITIZED_C,asan,address,$(ASAN_DIR),test_api test_threads test_catalogue,ASAN_OPTIONS=detect_leaks=0,)
 
 test-tsan: deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_DIR)
+	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_DIR) --product $(SWIFT_TEST_PRODUCT)
+	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_DIR) --product fastrouter
 	TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)" $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_DIR) \
 	    --filter '$(CONCURRENCY_SUITES)'
 	@$(call SANITIZED_C,tsan,thread,$(TSAN_DIR),test_threads,TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)",)
