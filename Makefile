@@ -267,4 +267,4 @@ test-reliability: fuzz-build test-catalogue
 test: test-swift test-c test-reliability bench-quick
 
 clean:
-	rm -rf .build build
+	rm -rf .build build $(FUZZ_DIR) $(ASAN_DIR) $(TSAN_DIR) $(SOAK_DIR)
