@@ -3,15 +3,19 @@
 #   make bench     the load benchmark on its embedded default suite (release build)
 #   make install   libfastrouter.so, include/fastrouter.h and fastrouter.pc under PREFIX
 #   make example   builds and runs the C example in examples/c
+#   make perf      instructions per lookup (callgrind) on the GitHub and static sets through the C API
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
 SWIFT ?= swift
-CC ?= cc
+# The C compiler: cc, or the Swift toolchain's clang on a machine where no cc is installed.
+ifeq ($(origin CC),default)
+CC := $(if $(shell command -v cc 2>/dev/null),cc,$(dir $(realpath $(shell command -v $(SWIFT))))clang)
+endif
 BUILD_DIR := $(CURDIR)/.build
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test test-swift test-c bench install example clean
+.PHONY: all deps build release release-lib test test-swift test-c bench install example perf clean
 
 all: build
 
@@ -28,6 +32,11 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release
+
+# Only libfastrouter.so (and the FastRouter module it shares with fastrouter-soak): what install and
+# perf need, without compiling the benchmark and its dependencies in release mode.
+release-lib: deps
+	$(SWIFT) build -c release --product fastrouter
 
 test-swift: deps
 	$(SWIFT) test
@@ -54,7 +63,7 @@ c-deps: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "installing valgrind"; \
 	  $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq valgrind; }
 
-install: release
+install: release-lib
 	install -d "$(DESTDIR)$(FR_LIBDIR)/pkgconfig" "$(DESTDIR)$(FR_INCLUDEDIR)"
 	install -m 755 "$(RELEASE_BIN)/libfastrouter.so" "$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"
 	@lib="$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"; \
@@ -112,6 +121,39 @@ bench-quick: deps
 	$(SWIFT) build --product fastrouter-bench
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick
 # --- end benchmark section -------------------------------------------------------------------
+
+# --- perf section ----------------------------------------------------------------------------
+#   make perf [PERF_LOOKUPS=200000]   instructions per lookup, counted by callgrind, through the C API
+#       with parameters read: Tests/perf/lookup_loop.c, linked to the release libfastrouter.so, loads
+#       Tests/perf/routesets/<set>.routes, warms up on <set>.urls, then does PERF_LOOKUPS lookups
+#       cycling through them; collection is on only inside that loop (--toggle-collect), and the
+#       figure printed per set is Ir / PERF_LOOKUPS. Deterministic: no timing.
+# The library is measured through a copy without debug sections, since valgrind 3.19 can fail on
+# the DWARF that Swift emits. The route set files are written by scripts/embed-routesets.py.
+PERF_LOOKUPS ?= 200000
+PERF_SETS ?= github static
+PERF_DIR := $(CURDIR)/build/perf
+OBJCOPY ?= $(shell command -v objcopy 2>/dev/null || echo $(dir $(realpath $(shell command -v $(SWIFT))))llvm-objcopy)
+
+.PHONY: perf
+
+perf: c-deps release-lib
+	@mkdir -p $(PERF_DIR)/lib
+	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude Tests/perf/lookup_loop.c -o $(PERF_DIR)/lookup_loop \
+	    -L$(PERF_DIR)/lib -lfastrouter -Wl,-rpath,$(PERF_DIR)/lib -Wl,-rpath,$(SWIFT_RUNTIME_DIR)
+	@for set in $(PERF_SETS); do \
+	  out=$(PERF_DIR)/callgrind.$$set.out; \
+	  valgrind --tool=callgrind --collect-atstart=no --toggle-collect=perf_lookups \
+	    --callgrind-out-file=$$out --log-file=$(PERF_DIR)/valgrind.$$set.log \
+	    $(PERF_DIR)/lookup_loop Tests/perf/routesets/$$set.routes Tests/perf/routesets/$$set.urls \
+	    $(PERF_LOOKUPS) > $(PERF_DIR)/lookup_loop.$$set.txt || \
+	    { cat $(PERF_DIR)/valgrind.$$set.log >&2; echo "error: lookup_loop failed on the $$set set" >&2; exit 1; }; \
+	  ir=$$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' $$out); \
+	  [ -n "$$ir" ] && [ "$$ir" -gt 0 ] || { echo "error: no instruction count in $$out" >&2; exit 1; }; \
+	  echo "$$set: $$(( ir / $(PERF_LOOKUPS) )) instructions/lookup"; \
+	done
+# --- end perf section ------------------------------------------------------------------------
 
 # --- reliability section ---------------------------------------------------------------------
 #   make fuzz [FUZZ_SECONDS=60]   builds the four libFuzzer harnesses of Tests/Fuzz (pattern parsing,
@@ -187,13 +229,19 @@ soak-build: deps
 soak: soak-build
 	$(SOAK_DIR)/release/fastrouter-soak --seconds $(SOAK_SECONDS)
 
+# The sanitized builds compile the library and its tests only (the test product, then the
+# dynamic library the C programs link): not the benchmark and its dependencies.
+SWIFT_TEST_PRODUCT := FastRouterPackageTests
+
 test-asan: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_DIR)
+	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product $(SWIFT_TEST_PRODUCT)
+	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product fastrouter
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_DIR)
 	@$(call SANITIZED_C,asan,address,$(ASAN_DIR),test_api test_threads test_catalogue,ASAN_OPTIONS=detect_leaks=0,)
 
 test-tsan: deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_DIR)
+	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_DIR) --product $(SWIFT_TEST_PRODUCT)
+	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_DIR) --product fastrouter
 	TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)" $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_DIR) \
 	    --filter '$(CONCURRENCY_SUITES)'
 	@$(call SANITIZED_C,tsan,thread,$(TSAN_DIR),test_threads,TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)",)
@@ -219,4 +267,4 @@ test-reliability: fuzz-build test-catalogue
 test: test-swift test-c test-reliability bench-quick
 
 clean:
-	rm -rf .build build
+	rm -rf .build build $(FUZZ_DIR) $(ASAN_DIR) $(TSAN_DIR) $(SOAK_DIR)

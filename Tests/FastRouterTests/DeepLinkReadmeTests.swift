@@ -1,7 +1,6 @@
-// The examples of the "Deep links and universal links" section (README.md, or docs/DEEPLINKS.md
-// until it is merged there), run as tests. `documentedExamplesAreTheTestedCode` checks that every
-// paragraph of every Swift example in the section appears here verbatim, so the documentation
-// cannot drift from what is tested.
+// The examples of README.md's "Deep links and universal links" section, run as tests.
+// `documentedExamplesAreTheTestedCode` checks that every paragraph of every Swift example in the
+// section appears here verbatim, so the documentation cannot drift from what is tested.
 
 import Foundation
 import Testing
@@ -153,14 +152,11 @@ import FastRouter
     static func section() throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        for file in ["README.md", "docs/DEEPLINKS.md"] {
-            guard let text = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8),
-                  let start = text.range(of: heading + "\n") else { continue }
-            let rest = text[start.upperBound...]
-            let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
-            return String(rest[..<end])
-        }
-        throw CocoaError(.fileNoSuchFile)
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(text.range(of: heading + "\n"), "README.md has no '\(heading)' section")
+        let rest = text[start.upperBound...]
+        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
+        return String(rest[..<end])
     }
 
     static func documentLines() throws -> [String] {

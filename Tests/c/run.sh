@@ -99,6 +99,20 @@ else
   echo "python3 not found: skipping the Python example" >&2
 fi
 
+# The complete program of docs/C.md (its first C block), built as C99 and run: the guide's
+# example must compile as written and print what its comments say.
+check_guide() {
+  awk '/^```c$/ { inside = 1; next } inside && /^```/ { exit } inside' docs/C.md > "$work/guide.c"
+  # shellcheck disable=SC2086
+  $CC -std=c99 -Wall -Wextra -Werror "$work/guide.c" -o "$work/guide" $cflags $libs || return 1
+  local out expected
+  out=$("${clean_env[@]}" "$work/guide" 2> "$work/guide.err") || return 1
+  expected=$'route 1\n  id=42\n  tab=posts\n  #top\n  next: route 3\nmyapp://settings/privacy'
+  [ "$out" = "$expected" ] || { printf 'docs/C.md example printed:\n%s\n' "$out" >&2; return 1; }
+  grep -q "unbalanced '{'.* at offset 7" "$work/guide.err" || { cat "$work/guide.err" >&2; return 1; }
+}
+run "docs/C.md example" check_guide
+
 echo
 if [ ${#failures[@]} -eq 0 ]; then
   echo "C ABI tests: all passed"

@@ -1,0 +1,135 @@
+/*
+** lookup_loop.c — a fixed number of lookups through the C API, for counting instructions.
+**
+**     lookup_loop ROUTES URLS LOOKUPS
+**
+** Registers every pattern of ROUTES (one per line, route id = its position), then looks up the
+** request URLs of URLS (one per line) in turn: two warm-up passes over every URL, which must all
+** match, then LOOKUPS lookups in perf_lookups(), called once. Each measured lookup reads the
+** route id and every (name, value) parameter pair, as a caller would. Lines starting with '#'
+** and empty lines are skipped. `make perf` runs it under callgrind with collection on inside
+** perf_lookups() only (--collect-atstart=no --toggle-collect=perf_lookups), so the count covers
+** the lookups and nothing else: loading the routes, the warm-up and the process's start and exit
+** are left out. On stdout: the number of measured lookups, then a checksum of what they read.
+*/
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fastrouter.h>
+
+/* The lines of a text file: one buffer, (offset, length) per kept line. */
+typedef struct lines {
+    char *text;
+    size_t *start;
+    size_t *length;
+    size_t count;
+} lines;
+
+static void die(const char *what, const char *detail) {
+    fprintf(stderr, "lookup_loop: %s: %s\n", what, detail);
+    exit(1);
+}
+
+static lines read_lines(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) die(path, strerror(errno));
+    if (fseek(file, 0, SEEK_END) != 0) die(path, strerror(errno));
+    long size = ftell(file);
+    if (size < 0 || fseek(file, 0, SEEK_SET) != 0) die(path, strerror(errno));
+    lines result = { malloc((size_t)size + 1), malloc(((size_t)size + 1) * sizeof(size_t)),
+                     malloc(((size_t)size + 1) * sizeof(size_t)), 0 };
+    if (result.text == NULL || result.start == NULL || result.length == NULL) die(path, "out of memory");
+    if (fread(result.text, 1, (size_t)size, file) != (size_t)size) die(path, "short read");
+    fclose(file);
+    result.text[size] = '\n';
+    size_t begin = 0;
+    for (size_t i = 0; i <= (size_t)size; i++) {
+        if (result.text[i] != '\n') continue;
+        size_t end = i;
+        if (end > begin && result.text[end - 1] == '\r') end--;
+        if (end > begin && result.text[begin] != '#') {
+            result.start[result.count] = begin;
+            result.length[result.count] = end - begin;
+            result.count++;
+        }
+        begin = i + 1;
+    }
+    if (result.count == 0) die(path, "no lines");
+    return result;
+}
+
+/*
+** The measured loop: `lookups` lookups cycling through the URLs. Not inlined, so that callgrind
+** can toggle collection on its entry and exit; the sum of what was read keeps every read alive.
+*/
+__attribute__((noinline)) uint64_t perf_lookups(const fr_router *router, fr_match *match,
+                                                const lines *urls, long lookups) {
+    uint64_t sum = 0;
+    size_t next = 0;
+    for (long i = 0; i < lookups; i++) {
+        const char *url = urls->text + urls->start[next];
+        if (fr_router_match(router, url, urls->length[next], match) == FR_OK) {
+            sum += fr_match_route_id(match);
+            size_t count = fr_match_param_count(match);
+            for (size_t p = 0; p < count; p++) {
+                fr_str name, value;
+                fr_match_param_at(match, p, &name, &value);
+                sum += name.len + value.len;
+            }
+        }
+        if (++next == urls->count) next = 0;
+    }
+    return sum;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: lookup_loop ROUTES URLS LOOKUPS\n");
+        return 2;
+    }
+    char *end;
+    long lookups = strtol(argv[3], &end, 10);
+    if (*end != '\0' || lookups < 0) die(argv[3], "LOOKUPS must be a number >= 0");
+
+    lines routes = read_lines(argv[1]);
+    lines urls = read_lines(argv[2]);
+    fr_router *router = fr_router_new(0);
+    fr_match *match = fr_match_new();
+    if (router == NULL || match == NULL) die("fr_router_new/fr_match_new", "out of memory");
+    for (size_t i = 0; i < routes.count; i++) {
+        fr_error err;
+        if (fr_router_add(router, routes.text + routes.start[i], routes.length[i], 0, i, &err) != FR_OK) {
+            fprintf(stderr, "lookup_loop: %s:%zu: %.*s: %s at offset %zu\n", argv[1], i + 1,
+                    (int)routes.length[i], routes.text + routes.start[i], err.message, err.offset);
+            return 1;
+        }
+    }
+
+    /* Warm-up, outside perf_lookups() so that callgrind leaves it out: every URL twice, which
+       also proves each one matches. The match's buffers reach their final size here, so the
+       measured loop allocates nothing. */
+    uint64_t sum = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < urls.count; i++) {
+            int status = fr_router_match(router, urls.text + urls.start[i], urls.length[i], match);
+            if (status != FR_OK) {
+                fprintf(stderr, "lookup_loop: %s: %.*s: %s\n", argv[2], (int)urls.length[i],
+                        urls.text + urls.start[i], fr_strerror(status));
+                return 1;
+            }
+            sum += fr_match_route_id(match) + fr_match_param_count(match);
+        }
+    }
+
+    sum += perf_lookups(router, match, &urls, lookups);
+    printf("%ld\n%" PRIu64 "\n", lookups, sum);
+
+    fr_match_free(match);
+    fr_router_free(router);
+    free(routes.text); free(routes.start); free(routes.length);
+    free(urls.text); free(urls.start); free(urls.length);
+    return 0;
+}
