@@ -13,14 +13,17 @@ public struct Match<Value> {
     /// The raw fragment (after `#`, not decoded), or `nil` when the URL has none.
     public let fragment: String?
 
-    /// Copies the current candidate of `scratch`.
+    /// Copies the current candidate of `scratch`. Inlinable so it is specialised for the caller's
+    /// `Value`: unspecialised generic code would look up type metadata on every match.
+    @inlinable
     init(_ scratch: MatchScratch) {
-        let box = Unmanaged<RouteBox<Value>>.fromOpaque(scratch.payload!).takeUnretainedValue()
+        // The box is borrowed, not retained: its reference count is shared by every thread.
+        (value, pattern) = Unmanaged<RouteBox<Value>>.fromOpaque(scratch.payload!)._withUnsafeGuaranteedRef {
+            ($0.value, $0.pattern)
+        }
         routeID = scratch.routeID
-        value = box.value
-        pattern = box.pattern
         parameters = Parameters(scratch)
-        fragment = scratch.fragmentBytes.map { String(decoding: $0, as: UTF8.self) }
+        fragment = scratch.fragment
     }
 }
 

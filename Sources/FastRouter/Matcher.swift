@@ -50,7 +50,8 @@ public final class Matcher<Value> {
 
     /// The current route's value.
     public var value: Value? {
-        scratch.payload.map { Unmanaged<RouteBox<Value>>.fromOpaque($0).takeUnretainedValue().value }
+        // Borrowed, not retained: the box's reference count is shared by every thread.
+        scratch.payload.map { Unmanaged<RouteBox<Value>>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.value } }
     }
 
     /// Number of parameters of the current route, query pairs included.

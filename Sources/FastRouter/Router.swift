@@ -16,7 +16,7 @@ import Synchronization
 /// remove routes; a lookup never blocks and sees the table either before or after each change.
 /// `Router` is `Sendable` when `Value` is.
 public final class Router<Value> {
-    let core: RouterCore
+    @usableFromInline let core: RouterCore
     private let nextAutomaticID = Atomic<UInt64>(UInt64.max - 1)
 
     /// The options the router was created with.
@@ -92,38 +92,53 @@ public final class Router<Value> {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (SPEC §3.4).
     /// - Complexity: one lookup, plus the strings of the result. For lookups without allocation
     ///   use a ``Matcher``.
+    @inlinable
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
-        let scratch = ThreadScratch.current
-        // Results point into the URL's bytes, which for a small string live only inside the closure.
-        let (status, result) = withUTF8(url) { bytes -> (Int32, Match<Value>?) in
-            let status = core.match(url: bytes, into: scratch)
-            return (status, status == 0 ? Match<Value>(scratch) : nil)
-        }
-        scratch.clearResult()
-        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        // Inlinable, so the generic part is specialised in the caller; the lookup itself is not generic.
+        var result: Match<Value>?
+        let status = core.withCandidates(of: url, all: false) { result = Match<Value>($0) }
+        if status == -5 { throw RouterError.invalidURL }
         return result
     }
 
     /// Every route matching `url`, best first: the order in which a handler chain declines.
     ///
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
+    @inlinable
     public func matches(_ url: String) throws(RouterError) -> [Match<Value>] {
-        let scratch = ThreadScratch.current
-        // Results point into the URL's bytes, which for a small string live only inside the closure.
-        let (status, results) = withUTF8(url) { bytes -> (Int32, [Match<Value>]) in
-            var status = core.match(url: bytes, into: scratch)
-            let first = status
-            var results: [Match<Value>] = []
-            while status == 0 {
-                results.append(Match<Value>(scratch))
-                status = scratch.next()
-            }
-            return (first, results)
-        }
-        scratch.clearResult()
-        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        var results: [Match<Value>] = []
+        let status = core.withCandidates(of: url, all: true) { results.append(Match<Value>($0)) }
+        if status == -5 { throw RouterError.invalidURL }
         return results
     }
+}
+
+extension RouterCore {
+    /// Matches `url` with this thread's scratch and calls `body` with the scratch on the best
+    /// candidate, then, when `all` is set, on each next one. Returns the lookup's status.
+    /// Results point into the URL's bytes, which for a small string live only during this call.
+    @usableFromInline
+    func withCandidates(of url: String, all: Bool, _ body: (MatchScratch) -> Void) -> Int32 {
+        ThreadScratch.withCurrent { scratch in
+            let status = withUTF8(url) { bytes -> Int32 in
+                var status = match(url: bytes, into: scratch)
+                let first = status
+                while status == 0 {
+                    body(scratch)
+                    status = all ? scratch.next() : 1
+                }
+                return first
+            }
+            scratch.clearResult()
+            return status
+        }
+    }
+}
+
+extension RouterError {
+    /// The error of a malformed URL or one over a limit (SPEC §3.4).
+    @usableFromInline
+    static var invalidURL: RouterError { RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
 }
 
 extension Router: @unchecked Sendable where Value: Sendable {}
@@ -165,9 +180,10 @@ public struct RouterStatistics: Sendable, Equatable {
 }
 
 /// A route's value and pattern, retained by the router and handed to readers without copying.
+@usableFromInline
 final class RouteBox<Value> {
-    let value: Value
-    let pattern: String
+    @usableFromInline let value: Value
+    @usableFromInline let pattern: String
 
     init(value: Value, pattern: String) {
         self.value = value

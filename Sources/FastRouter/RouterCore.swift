@@ -7,6 +7,7 @@ import Synchronization
 /// two identical ``TableSide``s; a writer changes the one readers do not use, publishes it with
 /// one atomic store, waits for readers still inside the old one to leave (a grace period, see
 /// ``ReaderRegistry``), then applies the same change to the old one. Writers are serialized.
+@usableFromInline
 final class RouterCore: @unchecked Sendable {
     let options: RouterOptions
     let webSchemes: WebSchemes

@@ -5,6 +5,7 @@
 /// and is then reused, so a warm scratch makes lookups allocate nothing. Everything a caller can
 /// read after a lookup lives here, in the caller's URL buffer, or in the immortal ``NameTable``,
 /// never in the router's tables, so results stay valid while writers change the router.
+@usableFromInline
 final class MatchScratch {
     /// Most non-empty segments a URL may have (SPEC §3.4).
     static let maxSegments = 1024
@@ -34,13 +35,15 @@ final class MatchScratch {
     }
 
     /// The route id of the current candidate, or `UInt64.max` when the last call did not match.
-    var routeID: UInt64 { state.pointee.routeID }
+    @usableFromInline var routeID: UInt64 { state.pointee.routeID }
     /// The payload of the current candidate (the Swift router's value box).
-    var payload: UnsafeMutableRawPointer? { state.pointee.payload }
+    @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.payload }
     /// Number of parameters of the current candidate, query pairs included.
     var parameterCount: Int { state.pointee.parameterCount }
     /// The raw fragment when the last call matched and the URL has a `#`.
     var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
+    /// The raw fragment as a string, `nil` when the URL has none or nothing matched.
+    @usableFromInline var fragment: String? { fragmentBytes.map { String(decoding: $0, as: UTF8.self) } }
     /// The wildcard's segment range of the current candidate, `nil` when it has none.
     var wildcardRange: Range<Int>? { state.pointee.wildcardRange }
 

@@ -18,13 +18,15 @@ enum ThreadScratch {
         return key
     }()
 
-    /// This thread's scratch.
-    static var current: MatchScratch {
+    /// Runs `body` with this thread's scratch, borrowed rather than retained (no reference
+    /// counting on the lookup path).
+    @inline(__always)
+    static func withCurrent<R>(_ body: (MatchScratch) -> R) -> R {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<MatchScratch>.fromOpaque(pointer).takeUnretainedValue()
+            return Unmanaged<MatchScratch>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
         }
         let scratch = MatchScratch()
         pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
-        return scratch
+        return body(scratch)
     }
 }

@@ -100,7 +100,10 @@ final class PartialTemplate: @unchecked Sendable {
                          _ limitHits: inout Int) -> Bool {
         if piece.code == 0 { return true }
         if let regex = piece.regex {
-            switch Unmanaged<CompiledRegex>.fromOpaque(regex).takeUnretainedValue().match(value, scratch: regexScratch) {
+            let outcome = Unmanaged<CompiledRegex>.fromOpaque(regex)._withUnsafeGuaranteedRef {
+                $0.match(value, scratch: regexScratch)
+            }
+            switch outcome {
             case .matched: return true
             case .failed: return false
             case .limitExceeded:

@@ -68,7 +68,7 @@ extension TableSide {
             let entry = nodes[Int(node)]
             switch entry.kind {
             case SegmentRank.parameter.rawValue, SegmentRank.constraint.rawValue: total += 1
-            case SegmentRank.partial.rawValue: total += template(reaching: node).parameterCount
+            case SegmentRank.partial.rawValue: total += template(reaching: node)._withUnsafeGuaranteedRef { $0.parameterCount }
             default: break
             }
             node = entry.parent
@@ -88,11 +88,13 @@ extension TableSide {
                 write -= 1
                 slots[write] = .whole(Int32(segment))
             case SegmentRank.partial.rawValue:
-                let partial = template(reaching: node)
-                write -= partial.parameterCount
-                _ = partial.match(UnsafeBufferPointer(start: input.starts[segment], count: input.lengths[segment]),
-                                  folded: input.foldAll || (segment == 0 && input.foldFirst), regexScratch: regexScratch,
-                                  limitHits: &limitHits, captures: slots + write, segmentIndex: Int32(segment))
+                template(reaching: node)._withUnsafeGuaranteedRef { partial in
+                    write -= partial.parameterCount
+                    _ = partial.match(UnsafeBufferPointer(start: input.starts[segment], count: input.lengths[segment]),
+                                      folded: input.foldAll || (segment == 0 && input.foldFirst),
+                                      regexScratch: regexScratch, limitHits: &limitHits, captures: slots + write,
+                                      segmentIndex: Int32(segment))
+                }
             default:
                 break
             }
@@ -101,10 +103,11 @@ extension TableSide {
         return total
     }
 
-    /// The template on the edge that leads to a partial-segment node.
-    private func template(reaching node: UInt32) -> PartialTemplate {
+    /// The template on the edge that leads to a partial-segment node, unretained: lookups borrow it
+    /// rather than touch a reference count every thread shares.
+    private func template(reaching node: UInt32) -> Unmanaged<PartialTemplate> {
         var edge = nodes[Int(nodes[Int(node)].parent)].firstConstraintEdge
         while constraintEdges[Int(edge)].child != node { edge = constraintEdges[Int(edge)].next }
-        return Unmanaged<PartialTemplate>.fromOpaque(constraintEdges[Int(edge)].regex!).takeUnretainedValue()
+        return Unmanaged<PartialTemplate>.fromOpaque(constraintEdges[Int(edge)].regex!)
     }
 }
