@@ -177,7 +177,9 @@ void fr_router_free(fr_router *router);
 ** err:      optional; always written when not NULL (see fr_error). For FR_EPATTERN and FR_EREGEX,
 **           err->offset is the byte offset in pattern of the offending construct.
 ** Returns FR_OK; FR_EINVAL; FR_EPATTERN; FR_EREGEX; FR_EDUPLICATE (an expansion collides with a
-** registered route or another expansion; then nothing is added); FR_ENOMEM.
+** registered route or another expansion; then nothing is added); FR_ENOMEM, also when the route
+** would bring the process past 16M (2^24) distinct parameter names: names are interned for the
+** life of the process and never freed, even when their routes are removed, so reuse names.
 ** Thread-safe: concurrent lookups see the router before or after the whole add.
 */
 int fr_router_add(fr_router *router, const char *pattern, size_t pattern_len, int32_t priority,

@@ -17,9 +17,12 @@ final class RouterCore: @unchecked Sendable {
     /// Regex constraints that hit PCRE2's match or depth limit (SPEC §3.4).
     let regexLimitHits = Atomic<Int>(0)
     private let routeCount = Atomic<Int>(0)
+    /// Where parameter names are interned: the process-wide table, or a small one in tests.
+    let names: NameTable.Store
 
-    init(options: RouterOptions) {
+    init(options: RouterOptions, names: NameTable.Store = NameTable.shared) {
         self.options = options
+        self.names = names
         webSchemes = WebSchemes(options.webSchemes)
         sides = .allocate(capacity: 2)
         sides.initialize(to: TableSide())
@@ -59,7 +62,8 @@ final class RouterCore: @unchecked Sendable {
     }
 
     /// Registers one route (all its expansions) or nothing.
-    /// - Throws: a pattern error with its offset, `.duplicateRoute`, or `.invalidArgument` for the reserved id.
+    /// - Throws: a pattern error with its offset, `.duplicateRoute`, `.invalidArgument` for the
+    ///   reserved id, or `.outOfMemory` when the process-wide table of parameter names is full.
     /// - Complexity: O(pattern length) plus one grace period.
     func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
         try add([Registration(pattern: Array(pattern), priority: priority, id: id, payload: payload)])
@@ -100,7 +104,7 @@ final class RouterCore: @unchecked Sendable {
                 var templateKeys = Set<[UInt8]>()
                 let firstVariant = variants.count
                 for (expansion, segments) in pattern.variants.enumerated() {
-                    variants.append(makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
+                    variants.append(try makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
                                                 knownTemplates, registration, sequence: sequence, expansion: expansion,
                                                 record: recordIndex))
                 }
@@ -160,7 +164,7 @@ final class RouterCore: @unchecked Sendable {
 
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
                              _ templates: inout [[UInt8]: PartialTemplate], _ templateKeys: inout Set<[UInt8]>,
-                             _ knownTemplates: [[UInt8]: PartialTemplate], _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) -> TrieVariant {
+                             _ knownTemplates: [[UInt8]: PartialTemplate], _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) throws(RouterError) -> TrieVariant {
         var names: [(name: String, segment: Int32)] = []
         let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
             let position = Int32(index)
@@ -193,8 +197,9 @@ final class RouterCore: @unchecked Sendable {
         case .any: hostKey = []
         case .exact(let host), .suffix(let host): hostKey = Array(host.utf8)
         }
+        let layout = try self.names.internLayout(names)
         return TrieVariant(scheme: pattern.scheme.map { Array($0.utf8) }, hostRank: pattern.host.rank, hostKey: hostKey,
-                           segments: trieSegments, layout: NameTable.internLayout(names), nameCount: UInt16(names.count),
+                           segments: trieSegments, layout: layout, nameCount: UInt16(names.count),
                            routeID: registration.id, sequence: sequence, priority: registration.priority,
                            expansion: UInt16(expansion), payload: registration.payload, record: record)
     }
