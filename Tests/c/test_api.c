@@ -309,7 +309,9 @@ static void test_add_and_errors(void) {
     PATTERN_ERROR("/a/:1x", FR_EPATTERN, 4);     /* the name */
     PATTERN_ERROR("/:id/:id", FR_EPATTERN, 5);
     PATTERN_ERROR("/a/*/b", FR_EPATTERN, 3);
-    PATTERN_ERROR("/a/*.json", FR_EPATTERN, 4);  /* what follows the '*' */
+    PATTERN_ERROR("/a/*.json", FR_EPATTERN, 3);  /* the '*' */
+    PATTERN_ERROR("/n\xD5%A7", FR_EPATTERN, 2); /* raw bytes must be UTF-8, even if an escape completes them */
+    PATTERN_ERROR("http://a%2Fb/x", FR_EPATTERN, 8); /* no escapes in a host */
     PATTERN_ERROR("/a%zz", FR_EPATTERN, 2);
     PATTERN_ERROR("/a%2", FR_EPATTERN, 2);
     PATTERN_ERROR("/a%00", FR_EPATTERN, 2);
