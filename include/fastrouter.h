@@ -214,16 +214,19 @@ size_t fr_router_count(const fr_router *router);
 ** names, values: two arrays of count strings, names[i] naming the parameter that gets values[i]
 **           (a wildcard is named by its name, or "*" when unnamed; its value is split on '/').
 **           May be NULL when count is 0. Values are percent-encoded as needed. An optional group
-**           is filled when its parameters are given. Names the pattern does not use become query
-**           pairs, in the order given. A web route with an exact host gives an absolute URL
-**           ("https://example.com/..."), a custom scheme "myapp://...", any other route its path.
+**           is filled when its parameters are given; an empty value for a placeholder inside an
+**           optional group counts as not given (the group is left out, no query pair is added).
+**           Names the pattern does not use become query pairs, in the order given. A web route
+**           with an exact host gives an absolute URL ("https://example.com/..."), a custom
+**           scheme "myapp://...", any other route its path.
 ** buf, cap: where to write the URL followed by a NUL; buf may be NULL when cap is 0 (to ask for
 **           the size only).
 ** needed:   optional; always receives the URL's length in bytes without the NUL when the URL
 **           could be built, whatever cap is; 0 on any other error.
 ** Returns FR_OK (buf holds the URL and a NUL); FR_ENOMEM when cap < *needed + 1, and then buf is
-** left untouched; FR_ENOTFOUND; FR_EINVAL for a NULL argument, a name or value that is not UTF-8,
-** or a placeholder whose value is missing, empty or rejected by its constraint. Thread-safe.
+** left untouched; FR_ENOTFOUND; FR_EINVAL for a NULL argument, a name or value that is not UTF-8
+** or holds a NUL byte, or a required placeholder (one outside every optional group) whose value
+** is missing, empty or rejected by its constraint. Thread-safe.
 */
 int fr_router_url(const fr_router *router, uint64_t route_id, const fr_str *names,
                   const fr_str *values, size_t count, char *buf, size_t cap, size_t *needed);
