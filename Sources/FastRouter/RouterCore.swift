@@ -331,9 +331,7 @@ final class RouterCore: @unchecked Sendable {
     // MARK: Introspection
 
     /// The registered routes, in registration order.
-    var routes: [RouteRecord] {
-        writer.withLock { state in state.records.compactMap { $0 }.sorted { $0.sequence < $1.sequence } }
-    }
+    var routes: [RouteRecord] { withStableSnapshot { records, _ in records } }
 
     /// The registered route with `id` (the first registered when several share it).
     func routes(withID id: UInt64) -> [RouteRecord] {
@@ -343,9 +341,13 @@ final class RouterCore: @unchecked Sendable {
     /// Bytes held by both table sides.
     var tableBytes: Int { writer.withLock { _ in sides[0].allocatedBytes + sides[1].allocatedBytes } }
 
-    /// Runs `body` on the current side under the writer lock (no writer can change it meanwhile).
-    func withStableSide<R>(_ body: (TableSide) -> R) -> R {
-        writer.withLock { _ in body(sides[activeSide.load(ordering: .relaxed)]) }
+    /// Runs `body` on the registered routes (in registration order) and the current side, both
+    /// read under one hold of the writer lock, so they describe the same version of the table.
+    func withStableSnapshot<R>(_ body: ([RouteRecord], TableSide) -> R) -> R {
+        writer.withLock { state in
+            let records = state.records.compactMap { $0 }.sorted { $0.sequence < $1.sequence }
+            return body(records, sides[activeSide.load(ordering: .relaxed)])
+        }
     }
 }
 
