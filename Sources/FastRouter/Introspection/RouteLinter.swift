@@ -774,7 +774,7 @@ extension Array where Element == PartialPiece {
 
 extension RouterCore {
     /// The lint report of this router's tables, formatted as ``RouteLinter/format(_:fileName:)``
-    /// does: the text a C export such as `fr_router_lint` (or a section of `fr_router_dump`) would write.
+    /// does: the text `fr_router_lint` writes.
     func lintReport() -> String {
         RouteLinter.format(RouteAnalysis(core: self).findings())
     }
