@@ -34,14 +34,16 @@
 ** negative values are errors, and fr_strerror() describes each. The same codes are the raw values
 ** of RouterError.Code in the Swift API. Out-parameters are written on FR_OK; on any other status
 ** an fr_str out-parameter that was given is set to {NULL, 0}, an fr_error to the failure, and the
-** size_t *needed of fr_router_url / fr_router_dump to the size the caller must provide.
+** size_t *needed of fr_router_url / fr_router_dump / fr_router_lint to the size the caller must
+** provide.
 **
 ** THREADS. An fr_router is thread-safe: any number of threads may call fr_router_match,
-** fr_router_count, fr_router_url and fr_router_dump while other threads call fr_router_add and
-** fr_router_remove. A lookup never blocks and never waits for a writer; it sees the routes either
-** before or after each add or remove, never in between. fr_router_free must not run concurrently
-** with any other call on the same router. An fr_match is not thread-safe: use one per thread (or
-** guard it) and reuse it for many lookups. fr_strerror and fr_version may be called from any thread.
+** fr_router_count, fr_router_url, fr_router_dump and fr_router_lint while other threads call
+** fr_router_add and fr_router_remove. A lookup never blocks and never waits for a writer; it sees
+** the routes either before or after each add or remove, never in between. fr_router_free must
+** not run concurrently with any other call on the same router. An fr_match is not thread-safe:
+** use one per thread (or guard it) and reuse it for many lookups. fr_strerror and fr_version may
+** be called from any thread.
 **
 ** LIFETIMES. fr_router_new and fr_match_new give ownership to the caller, who releases it with
 ** fr_router_free and fr_match_free. The library never keeps pointers to caller memory after a
@@ -177,7 +179,9 @@ void fr_router_free(fr_router *router);
 ** err:      optional; always written when not NULL (see fr_error). For FR_EPATTERN and FR_EREGEX,
 **           err->offset is the byte offset in pattern of the offending construct.
 ** Returns FR_OK; FR_EINVAL; FR_EPATTERN; FR_EREGEX; FR_EDUPLICATE (an expansion collides with a
-** registered route or another expansion; then nothing is added); FR_ENOMEM.
+** registered route or another expansion; then nothing is added); FR_ENOMEM, also when the route
+** would bring the process past 16M (2^24) distinct parameter names: names are interned for the
+** life of the process and never freed, even when their routes are removed, so reuse names.
 ** Thread-safe: concurrent lookups see the router before or after the whole add.
 */
 int fr_router_add(fr_router *router, const char *pattern, size_t pattern_len, int32_t priority,
@@ -212,16 +216,19 @@ size_t fr_router_count(const fr_router *router);
 ** names, values: two arrays of count strings, names[i] naming the parameter that gets values[i]
 **           (a wildcard is named by its name, or "*" when unnamed; its value is split on '/').
 **           May be NULL when count is 0. Values are percent-encoded as needed. An optional group
-**           is filled when its parameters are given. Names the pattern does not use become query
-**           pairs, in the order given. A web route with an exact host gives an absolute URL
-**           ("https://example.com/..."), a custom scheme "myapp://...", any other route its path.
+**           is filled when its parameters are given; an empty value for a placeholder inside an
+**           optional group counts as not given (the group is left out, no query pair is added).
+**           Names the pattern does not use become query pairs, in the order given. A web route
+**           with an exact host gives an absolute URL ("https://example.com/..."), a custom
+**           scheme "myapp://...", any other route its path.
 ** buf, cap: where to write the URL followed by a NUL; buf may be NULL when cap is 0 (to ask for
 **           the size only).
 ** needed:   optional; always receives the URL's length in bytes without the NUL when the URL
 **           could be built, whatever cap is; 0 on any other error.
 ** Returns FR_OK (buf holds the URL and a NUL); FR_ENOMEM when cap < *needed + 1, and then buf is
-** left untouched; FR_ENOTFOUND; FR_EINVAL for a NULL argument, a name or value that is not UTF-8,
-** or a placeholder whose value is missing, empty or rejected by its constraint. Thread-safe.
+** left untouched; FR_ENOTFOUND; FR_EINVAL for a NULL argument, a name or value that is not UTF-8
+** or holds a NUL byte, or a required placeholder (one outside every optional group) whose value
+** is missing, empty or rejected by its constraint. Thread-safe.
 */
 int fr_router_url(const fr_router *router, uint64_t route_id, const fr_str *names,
                   const fr_str *values, size_t count, char *buf, size_t cap, size_t *needed);
@@ -238,6 +245,23 @@ int fr_router_url(const fr_router *router, uint64_t route_id, const fr_str *name
 ** different lengths: allocate *needed + 1 and retry on FR_ENOMEM.
 */
 int fr_router_dump(const fr_router *router, char *buf, size_t cap, size_t *needed);
+
+/*
+** fr_router_lint — writes the linter's report on the router's tables: routes that can never be
+** the first candidate (shadowed) and pairs of routes only registration order tells apart
+** (ambiguous): one line per finding, an indented example URL under it, then a summary line
+** ("no problems found" when there is nothing to report). The same text as RouteLinter.format(router.lint()) in
+** Swift; the format may change between versions.
+**
+** router:   the router; NULL gives FR_EINVAL.
+** buf, cap: where to write the report followed by a NUL; buf may be NULL when cap is 0.
+** needed:   optional; always receives the report's length in bytes without the NUL.
+** Returns FR_OK; FR_ENOMEM when cap < *needed + 1, and then buf is left untouched; FR_EINVAL.
+** Thread-safe. The check compares every pair of similar routes: it is meant for tests and tools,
+** not for a request path. While another thread adds or removes routes, two calls may give reports
+** of different lengths: allocate *needed + 1 and retry on FR_ENOMEM.
+*/
+int fr_router_lint(const fr_router *router, char *buf, size_t cap, size_t *needed);
 
 /* ============================================================================================
 ** fr_match — a reusable lookup state and its result; one per thread

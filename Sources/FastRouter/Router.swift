@@ -37,7 +37,8 @@ public final class Router<Value> {
     ///     from `UInt64.max - 1`.
     ///   - value: what a match of this route returns.
     /// - Returns: the route id.
-    /// - Throws: ``RouterError`` with the byte offset of a pattern error, or `.duplicateRoute`.
+    /// - Throws: ``RouterError`` with the byte offset of a pattern error, `.duplicateRoute`, or
+    ///   `.outOfMemory` past 16M distinct parameter names in the process (names are never freed).
     /// - Complexity: O(pattern length).
     @discardableResult
     public func add(_ pattern: String, priority: Int32 = 0, id: UInt64? = nil, value: Value) throws(RouterError) -> UInt64 {

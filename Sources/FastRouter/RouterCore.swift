@@ -18,9 +18,12 @@ final class RouterCore: @unchecked Sendable {
     /// Regex constraints that hit PCRE2's match or depth limit (SPEC §3.4).
     let regexLimitHits = Atomic<Int>(0)
     private let routeCount = Atomic<Int>(0)
+    /// Where parameter names are interned: the process-wide table, or a small one in tests.
+    let names: NameTable.Store
 
-    init(options: RouterOptions) {
+    init(options: RouterOptions, names: NameTable.Store = NameTable.shared) {
         self.options = options
+        self.names = names
         webSchemes = WebSchemes(options.webSchemes)
         sides = .allocate(capacity: 2)
         sides.initialize(to: TableSide())
@@ -60,7 +63,8 @@ final class RouterCore: @unchecked Sendable {
     }
 
     /// Registers one route (all its expansions) or nothing.
-    /// - Throws: a pattern error with its offset, `.duplicateRoute`, or `.invalidArgument` for the reserved id.
+    /// - Throws: a pattern error with its offset, `.duplicateRoute`, `.invalidArgument` for the
+    ///   reserved id, or `.outOfMemory` when the process-wide table of parameter names is full.
     /// - Complexity: O(pattern length) plus one grace period.
     func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
         try add([Registration(pattern: Array(pattern), priority: priority, id: id, payload: payload)])
@@ -101,7 +105,7 @@ final class RouterCore: @unchecked Sendable {
                 var templateKeys = Set<[UInt8]>()
                 let firstVariant = variants.count
                 for (expansion, segments) in pattern.variants.enumerated() {
-                    variants.append(makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
+                    variants.append(try makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
                                                 knownTemplates, registration, sequence: sequence, expansion: expansion,
                                                 record: recordIndex))
                 }
@@ -161,7 +165,7 @@ final class RouterCore: @unchecked Sendable {
 
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
                              _ templates: inout [[UInt8]: PartialTemplate], _ templateKeys: inout Set<[UInt8]>,
-                             _ knownTemplates: [[UInt8]: PartialTemplate], _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) -> TrieVariant {
+                             _ knownTemplates: [[UInt8]: PartialTemplate], _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) throws(RouterError) -> TrieVariant {
         var names: [(name: String, segment: Int32)] = []
         let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
             let position = Int32(index)
@@ -194,8 +198,9 @@ final class RouterCore: @unchecked Sendable {
         case .any: hostKey = []
         case .exact(let host), .suffix(let host): hostKey = Array(host.utf8)
         }
+        let layout = try self.names.internLayout(names)
         return TrieVariant(scheme: pattern.scheme.map { Array($0.utf8) }, hostRank: pattern.host.rank, hostKey: hostKey,
-                           segments: trieSegments, layout: NameTable.internLayout(names), nameCount: UInt16(names.count),
+                           segments: trieSegments, layout: layout, nameCount: UInt16(names.count),
                            routeID: registration.id, sequence: sequence, priority: registration.priority,
                            expansion: UInt16(expansion), payload: registration.payload, record: record)
     }
@@ -327,9 +332,7 @@ final class RouterCore: @unchecked Sendable {
     // MARK: Introspection
 
     /// The registered routes, in registration order.
-    var routes: [RouteRecord] {
-        writer.withLock { state in state.records.compactMap { $0 }.sorted { $0.sequence < $1.sequence } }
-    }
+    var routes: [RouteRecord] { withStableSnapshot { records, _ in records } }
 
     /// The registered route with `id` (the first registered when several share it).
     func routes(withID id: UInt64) -> [RouteRecord] {
@@ -339,9 +342,13 @@ final class RouterCore: @unchecked Sendable {
     /// Bytes held by both table sides.
     var tableBytes: Int { writer.withLock { _ in sides[0].allocatedBytes + sides[1].allocatedBytes } }
 
-    /// Runs `body` on the current side under the writer lock (no writer can change it meanwhile).
-    func withStableSide<R>(_ body: (TableSide) -> R) -> R {
-        writer.withLock { _ in body(sides[activeSide.load(ordering: .relaxed)]) }
+    /// Runs `body` on the registered routes (in registration order) and the current side, both
+    /// read under one hold of the writer lock, so they describe the same version of the table.
+    func withStableSnapshot<R>(_ body: ([RouteRecord], TableSide) -> R) -> R {
+        writer.withLock { state in
+            let records = state.records.compactMap { $0 }.sorted { $0.sequence < $1.sequence }
+            return body(records, sides[activeSide.load(ordering: .relaxed)])
+        }
     }
 }
 

@@ -240,6 +240,29 @@ import Testing
         #expect(Router<Void>().core.lintReport() == "no problems found\n")
     }
 
+    @Test func lintExportWritesTheReportWithTheDumpBufferConventions() throws {
+        let router = frRouterNew(0)
+        defer { frRouterFree(router) }
+        for (pattern, priority, id) in [("/users/:id", Int32(1), UInt64(1)), ("/users/me", 0, 2)] {
+            #expect(Array(pattern.utf8CString).withUnsafeBufferPointer {
+                frRouterAdd(router, $0.baseAddress, UInt($0.count - 1), priority, id, nil)
+            } == 0)
+        }
+        var needed = -1
+        #expect(frRouterLint(router, nil, 0, &needed) == RouterError.Code.outOfMemory.rawValue)
+        let expected = Unmanaged<RouterCore>.fromOpaque(UnsafeRawPointer(router!)).takeUnretainedValue().lintReport()
+        #expect(needed == expected.utf8.count)
+        var buffer = [CChar](repeating: 0x23, count: needed + 1)
+        #expect(frRouterLint(router, &buffer, UInt(needed), &needed) == RouterError.Code.outOfMemory.rawValue)
+        #expect(buffer[0] == 0x23)
+        #expect(frRouterLint(router, &buffer, UInt(needed + 1), nil) == 0)
+        #expect(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == expected)
+        #expect(expected.hasSuffix("0 errors, 1 warning\n"))
+        #expect(frRouterLint(nil, &buffer, UInt(buffer.count), &needed) == RouterError.Code.invalidArgument.rawValue)
+        #expect(needed == 0)
+        #expect(frRouterLint(router, nil, 4, &needed) == RouterError.Code.invalidArgument.rawValue)
+    }
+
     // MARK: Introspection
 
     @Test func routesListEveryTableAndDumpShowsThem() throws {

@@ -290,15 +290,21 @@ struct ReferenceMatcher {
 
         var scheme: String? = nil
         var rest = beforeQuery
-        if let colon = schemeEnd(beforeQuery) {
+        var hasAuthority = false
+        if let (colon, slashes) = schemeEnd(beforeQuery) {
             scheme = lowerASCII(String(decoding: beforeQuery[..<colon], as: UTF8.self))
-            rest = beforeQuery[(colon + 3)...]
+            hasAuthority = slashes
+            rest = beforeQuery[(colon + (slashes ? 3 : 1))...]
         }
 
         var webHost: String? = nil
         var hostIsSegment = false
         var pathBytes = rest
-        if let scheme {
+        if let scheme, !hasAuthority {
+            // "name:" without "//" (README, choices): an empty authority, the rest is the path,
+            // as in "name:///rest". A web URL then has an empty host; a custom one no host segment.
+            if options.webSchemes.contains(scheme) { webHost = "" }
+        } else if let scheme {
             let authorityEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
             let authority = rest[..<authorityEnd]
             if options.webSchemes.contains(scheme) {
@@ -347,17 +353,18 @@ struct ReferenceMatcher {
                          query: query, fragment: fragment)
     }
 
-    /// Index of the `:` of a leading `scheme://`, if there is one.
-    private func schemeEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
+    /// Index of the `:` ending a leading `scheme:` (RFC 3986), if there is one, and whether `//`
+    /// (an authority) follows it.
+    private func schemeEnd(_ bytes: ArraySlice<UInt8>) -> (colon: Int, slashes: Bool)? {
         var index = bytes.startIndex
         guard index < bytes.endIndex, Self.isAlpha(bytes[index]) else { return nil }
         index += 1
         while index < bytes.endIndex {
             let b = bytes[index]
             if b == UInt8(ascii: ":") {
-                guard bytes.endIndex - index >= 3, bytes[index + 1] == UInt8(ascii: "/"),
-                      bytes[index + 2] == UInt8(ascii: "/") else { return nil }
-                return index
+                let slashes = bytes.endIndex - index >= 3 && bytes[index + 1] == UInt8(ascii: "/")
+                    && bytes[index + 2] == UInt8(ascii: "/")
+                return (index, slashes)
             }
             guard Self.isAlpha(b) || Self.isDigit(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
                     || b == UInt8(ascii: ".") else { return nil }

@@ -309,7 +309,9 @@ static void test_add_and_errors(void) {
     PATTERN_ERROR("/a/:1x", FR_EPATTERN, 4);     /* the name */
     PATTERN_ERROR("/:id/:id", FR_EPATTERN, 5);
     PATTERN_ERROR("/a/*/b", FR_EPATTERN, 3);
-    PATTERN_ERROR("/a/*.json", FR_EPATTERN, 4);  /* what follows the '*' */
+    PATTERN_ERROR("/a/*.json", FR_EPATTERN, 3);  /* the '*' */
+    PATTERN_ERROR("/n\xD5%A7", FR_EPATTERN, 2); /* raw bytes must be UTF-8, even if an escape completes them */
+    PATTERN_ERROR("http://a%2Fb/x", FR_EPATTERN, 8); /* no escapes in a host */
     PATTERN_ERROR("/a%zz", FR_EPATTERN, 2);
     PATTERN_ERROR("/a%2", FR_EPATTERN, 2);
     PATTERN_ERROR("/a%00", FR_EPATTERN, 2);
@@ -878,7 +880,55 @@ static void test_url_and_dump(void) {
     CHECK_INT(strlen(buf), needed);
     fr_router_free(empty);
 
+    /* Empty values: an optional group's placeholder counts as not given; a required one and NUL
+       anywhere are FR_EINVAL. */
+    fr_str opt_names[] = {S("section")}, opt_empty[] = {S("")}, nul_value[] = {{"a\0b", 3}};
+    CHECK_INT(fr_router_url(r, 23, opt_names, opt_empty, 1, buf, sizeof buf, &needed), FR_OK);
+    CHECK(strcmp(buf, "myapp://settings") == 0);
+    CHECK_INT(needed, strlen("myapp://settings"));
+    fr_str req_empty[] = {S("7"), S("")};
+    CHECK_INT(fr_router_url(r, 20, names, req_empty, 2, buf, sizeof buf, &needed), FR_EINVAL); /* slug empty */
+    CHECK_INT(fr_router_url(r, 23, opt_names, nul_value, 1, buf, sizeof buf, &needed), FR_EINVAL);
+
     fr_match_free(m);
+    fr_router_free(r);
+}
+
+static void test_lint(void) {
+    fr_router *r = fr_router_new(0);
+    CHECK_INT(add(r, "/users/:id", 1, 1), FR_OK);
+    CHECK_INT(add(r, "/users/me", 0, 2), FR_OK); /* never first: the placeholder has priority 1 */
+
+    /* A size query, then the report; the buffer conventions are fr_router_dump's. */
+    size_t needed = 0;
+    CHECK_INT(fr_router_lint(r, NULL, 0, &needed), FR_ENOMEM);
+    CHECK(needed > 0);
+    char *report = malloc(needed + 1);
+    memset(report, '#', needed + 1);
+    size_t again = 0;
+    CHECK_INT(fr_router_lint(r, report, needed, &again), FR_ENOMEM); /* no room for the NUL */
+    CHECK_INT(again, needed);
+    CHECK(report[0] == '#');
+    CHECK_INT(fr_router_lint(r, report, needed + 1, NULL), FR_OK);
+    CHECK_INT(strlen(report), needed);
+    CHECK(strstr(report, "warning: ") != NULL);
+    CHECK(strstr(report, "/users/me") != NULL);
+    CHECK(strstr(report, "e.g. /users/me") != NULL);
+    CHECK(strstr(report, "0 errors, 1 warning\n") != NULL);
+    free(report);
+
+    /* Nothing to report; NULL arguments. */
+    char buf[64];
+    fr_router *clean = fr_router_new(0);
+    CHECK_INT(add(clean, "/a", 0, 1), FR_OK);
+    CHECK_INT(fr_router_lint(clean, buf, sizeof buf, &needed), FR_OK);
+    CHECK(strcmp(buf, "no problems found\n") == 0);
+    CHECK_INT(needed, strlen("no problems found\n"));
+    needed = 99;
+    CHECK_INT(fr_router_lint(NULL, buf, sizeof buf, &needed), FR_EINVAL);
+    CHECK_INT(needed, 0);
+    CHECK_INT(fr_router_lint(clean, NULL, 10, &needed), FR_EINVAL);
+    fr_router_free(clean);
     fr_router_free(r);
 }
 
@@ -892,5 +942,6 @@ int main(void) {
     test_decline_order();
     test_remove_and_lifetimes();
     test_url_and_dump();
+    test_lint();
     return finish();
 }

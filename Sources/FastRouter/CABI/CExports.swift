@@ -53,7 +53,8 @@ private func string(_ value: FRStr) -> String? {
     return String(validating: buffer, as: UTF8.self)
 }
 
-/// Copies `text` and a NUL into `buffer` when `capacity` allows, for fr_router_url and fr_router_dump.
+/// Copies `text` and a NUL into `buffer` when `capacity` allows, for fr_router_url, fr_router_dump
+/// and fr_router_lint.
 ///
 /// Returns `FR_OK`, or `FR_ENOMEM` (buffer untouched) when `capacity` < length + 1;
 /// `needed` gets the length either way.
@@ -184,6 +185,17 @@ public func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointe
     guard let router, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
     let listing = routerCore(router)._withUnsafeGuaranteedRef { $0.dump() }
     return copyOut(listing, buffer, capacity, needed)
+}
+
+/// `fr_router_lint`: the linter's report on the router's tables into a caller's buffer, with
+/// the buffer conventions of `fr_router_dump`.
+@_cdecl("fr_router_lint")
+public func frRouterLint(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
+                         _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+    needed?.pointee = 0
+    guard let router, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
+    let report = routerCore(router)._withUnsafeGuaranteedRef { $0.lintReport() }
+    return copyOut(report, buffer, capacity, needed)
 }
 
 // MARK: fr_match

@@ -717,13 +717,18 @@ struct RouteAnalysis {
     /// The route ids of every candidate for `url`, best first.
     func candidateIDs(_ url: String) -> [UInt64] {
         let scratch = MatchScratch()
-        var ids: [UInt64] = []
-        var status = withUTF8(url) { core.match(url: $0, into: scratch) }
-        while status == 0 {
-            ids.append(scratch.routeID)
-            status = scratch.next()
+        // The scratch points into the URL's bytes, which for a small string live only inside the
+        // closure: every decline must run in there too (as Router.matches does).
+        return withUTF8(url) { bytes in
+            var ids: [UInt64] = []
+            var status = core.match(url: bytes, into: scratch)
+            while status == 0 {
+                ids.append(scratch.routeID)
+                status = scratch.next()
+            }
+            scratch.clearResult()
+            return ids
         }
-        return ids
     }
 }
 
@@ -769,7 +774,7 @@ extension Array where Element == PartialPiece {
 
 extension RouterCore {
     /// The lint report of this router's tables, formatted as ``RouteLinter/format(_:fileName:)``
-    /// does: the text a C export such as `fr_router_lint` (or a section of `fr_router_dump`) would write.
+    /// does: the text `fr_router_lint` writes.
     func lintReport() -> String {
         RouteLinter.format(RouteAnalysis(core: self).findings())
     }

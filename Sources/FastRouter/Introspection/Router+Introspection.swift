@@ -67,7 +67,8 @@ extension Router {
     /// ```
     ///
     /// Each placeholder takes the first value of its name; the expansion of the optional groups
-    /// that uses the most given names is built; values are checked against their constraints and
+    /// that uses the most given names is built (an empty value for a placeholder inside an
+    /// optional group counts as not given); values are checked against their constraints and
     /// percent-encoded; the other pairs become the query, in order. The URL is matched back and
     /// must give the route the same values. A global route gives a path, a custom-scheme route
     /// `scheme://…`, a web route with an exact host an absolute URL; a web route accepting several
@@ -78,7 +79,8 @@ extension Router {
     ///   - parameters: (name, value) pairs, values not encoded.
     ///   - host: for a web route, the host (`host` or `host:port`) to build on; it must satisfy the route's host rule.
     /// - Throws: ``RouterError`` `.notFound` for an unknown id; `.invalidArgument` for a missing,
-    ///   empty or constraint-violating value, an unusable host, or values that cannot round-trip.
+    ///   empty or constraint-violating value of a required placeholder, a name or value holding
+    ///   NUL, an unusable host, or values that cannot round-trip.
     /// - Complexity: O(pattern and value length), plus compiling the route's regexes and one lookup.
     public func url(for id: UInt64, parameters: KeyValuePairs<String, String> = [:], host: String? = nil) throws(RouterError) -> String {
         try core.url(for: id, parameters: parameters.map { ($0.key, $0.value) }, host: host)

@@ -10,10 +10,12 @@ extension RouterCore {
     ///     users
     ///       :param  -> id 1 /users/:id
     /// ```
+    ///
+    /// Routes and trie come from one snapshot (one hold of the writer lock), so a concurrent
+    /// add or remove shows in both parts or in neither.
     func dump() -> String {
-        let records = routes
-        let patterns = Dictionary(records.map { (UInt64($0.sequence), $0.pattern) }, uniquingKeysWith: { first, _ in first })
-        return withStableSide { side in
+        withStableSnapshot { records, side in
+            let patterns = Dictionary(records.map { (UInt64($0.sequence), $0.pattern) }, uniquingKeysWith: { first, _ in first })
             var output = ""
             var tables: [(name: String, root: UInt32)] = [("global", TableSide.globalRoot)]
             for index in 0..<side.schemes.count {

@@ -11,7 +11,8 @@ extension RouterCore {
     ///
     /// Optional groups are filled when their parameters are given: among the route's expansions
     /// whose placeholders all have values, the one using the most given names wins, then the
-    /// shortest. Values are checked against their constraints and percent-encoded; the pairs the
+    /// shortest. An empty value for a placeholder inside an optional group counts as not given
+    /// (placeholders match non-empty segments only), so its group is left out. Values are checked against their constraints and percent-encoded; the pairs the
     /// chosen expansion does not use are appended as a query, in the order given. The URL is then
     /// matched back: unless this route reads the given values from it (a value holding the text
     /// that separates two placeholders of one segment cannot round-trip), it is an error.
@@ -26,8 +27,8 @@ extension RouterCore {
     ///   - parameters: (name, value) pairs, values decoded; the first pair of a name fills its
     ///     placeholder, the others go to the query.
     ///   - host: the host (optionally `host:port`) for a web route; `nil` to use the route's own.
-    /// - Throws: `.notFound` for an unknown id; `.invalidArgument` when a placeholder has no
-    ///   value, an empty one, or one its constraint rejects, when a value holds NUL, when `host`
+    /// - Throws: `.notFound` for an unknown id; `.invalidArgument` when a required placeholder has
+    ///   no value, an empty one, or one its constraint rejects, when a name or value holds NUL, when `host`
     ///   is invalid or not accepted by the route, or when the URL would not give the values back.
     /// - Complexity: O(pattern length + values), plus compiling the route's regexes and one lookup.
     func url(for id: UInt64, parameters: [(name: String, value: String)], host: String?) throws(RouterError) -> String {
@@ -35,8 +36,11 @@ extension RouterCore {
             throw RouterError(.notFound, offset: 0, "no route has id \(id)")
         }
         let pattern = try parsedPattern(record.pattern)
-        for (name, value) in parameters where value.utf8.contains(0) {
-            throw RouterError(.invalidArgument, offset: 0, "the value for '\(name)' holds a NUL byte")
+        for (name, value) in parameters {
+            if value.utf8.contains(0) {
+                throw RouterError(.invalidArgument, offset: 0, "the value for '\(name)' holds a NUL byte")
+            }
+            if name.utf8.contains(0) { throw RouterError(.invalidArgument, offset: 0, "a parameter name holds a NUL byte") }
         }
         let builder = URLBuilder(pattern: pattern, parameters: parameters)
         let chosen = try builder.chooseVariant()
@@ -132,6 +136,13 @@ private struct URLBuilder {
 
     init(pattern: Pattern, parameters: [(name: String, value: String)]) {
         self.pattern = pattern
+        // An empty value of an optional group's placeholder means "leave the group out": drop the
+        // pair, so it neither fills the placeholder nor lands in the query as "name=".
+        let required = Set((pattern.variants.last ?? []).flatMap(\.placeholderNames))
+        let optional = Set(pattern.variants.flatMap { variant in
+            variant.filter { !$0.isWildcard }.flatMap(\.placeholderNames)
+        }).subtracting(required)
+        let parameters = parameters.filter { !($0.value.isEmpty && optional.contains($0.name)) }
         self.parameters = parameters
         var given: [String: String] = [:]
         for (name, value) in parameters where given[name] == nil { given[name] = value }
@@ -140,7 +151,8 @@ private struct URLBuilder {
 
     /// The expansion to build: its placeholders all have values; the most given names used, then the shortest.
     func chooseVariant() throws(RouterError) -> [Segment] {
-        // A placeholder never matches an empty segment: an empty value is a mistake, not "absent".
+        // A placeholder never matches an empty segment: for a required one an empty value is a
+        // mistake, not "absent" (optional ones with an empty value were dropped in `init`).
         for variant in pattern.variants {
             for segment in variant {
                 for name in segment.placeholderNames where !segment.isWildcard && given[name] == "" {

@@ -104,7 +104,11 @@ private struct PatternReader {
 
     // MARK: host = "*" | [ "*." ] reg-name   (web schemes)
 
-    /// Reads the host up to the next `/`, `(` or the end, lower-cased and percent-decoded.
+    /// Reads the host up to the next `/`, `(` or the end, lower-cased.
+    ///
+    /// A pattern host is written as URLs write it: URL hosts are compared as written, never
+    /// decoded, so a percent-escape in a pattern host is an error (at its `%`). An escape could
+    /// only spell a character that is allowed raw, or a delimiter no URL host can carry.
     private mutating func readHost() throws(RouterError) -> HostRule {
         let start = position
         var end = start
@@ -123,14 +127,12 @@ private struct PatternReader {
             index = start + 2
         }
 
-        var host = DecodedText()
+        var host: [UInt8] = []
         while index < end {
             let current = bytes[index]
             switch current {
             case UInt8(ascii: "%"):
-                try host.append(percentEscapeAt: index, in: bytes)
-                index += 3
-                continue
+                throw failure(index, "a percent-escape in a host: write the host as URLs carry it (letters, digits, '-', '.')")
             case UInt8(ascii: ":"):
                 throw failure(index, "a pattern host cannot have a port; ports are ignored when matching")
             case UInt8(ascii: "*"):
@@ -141,12 +143,11 @@ private struct PatternReader {
                 guard ByteClass.isHostCharacter(current) else {
                     throw failure(index, "invalid character \(ByteClass.describe(current)) in host")
                 }
-                host.append(current, from: index)
+                host.append(current)
             }
             index += 1
         }
-        try host.validate()
-        let name = String(decoding: host.bytes.map(ByteClass.lowercased), as: UTF8.self)
+        let name = String(decoding: host.map(ByteClass.lowercased), as: UTF8.self)
         return isSuffix ? .suffix("." + name) : .exact(name)
     }
 
@@ -176,10 +177,12 @@ private struct PatternReader {
                     if inGroup { throw failure(slash, "a group cannot end with '/'") }
                     throw failure(slash + 1, "unbalanced ')'")
                 default:
+                    try rejectAfterWildcard(nodes)
                     position += 1
                     nodes.append(try readSegment())
                 }
             case UInt8(ascii: "("):
+                try rejectAfterWildcard(nodes)
                 nodes.append(try readGroup())
                 if let next = byte(at: position), next != UInt8(ascii: "/"), next != UInt8(ascii: "("),
                    next != UInt8(ascii: ")") {
@@ -194,6 +197,15 @@ private struct PatternReader {
             }
         }
         return nodes
+    }
+
+    /// A segment or group right after a wildcard of the same level always follows it in some
+    /// expansion: report the wildcard now, before a later construct's error (leftmost first).
+    /// Wildcards that only some expansions follow are found by ``PatternExpansion``.
+    private func rejectAfterWildcard(_ nodes: [PathNode]) throws(RouterError) {
+        if case .segment(.wildcard, let offset)? = nodes.last {
+            throw failure(offset, "a wildcard must be the last segment (in every optional-group variant)")
+        }
     }
 
     // MARK: group = "(" 1*( "/" segment / group ) ")"
@@ -256,7 +268,11 @@ private struct PatternReader {
                 position += 3
                 continue
             }
-            guard ByteClass.isLiteralCharacter(current) || current >= 0x80 else {
+            if current >= 0x80 {
+                try appendRawUTF8(to: &text)
+                continue
+            }
+            guard ByteClass.isLiteralCharacter(current) else {
                 throw literalCharacterError(current, at: position)
             }
             text.append(current, from: position)
@@ -276,6 +292,22 @@ private struct PatternReader {
         default:
             return .partial(pieces)
         }
+    }
+
+    /// Appends the raw (unescaped) UTF-8 character at `position`.
+    ///
+    /// The pattern is text: its raw bytes must be UTF-8 on their own. Checking only the decoded
+    /// literal would accept a raw lead byte completed by an escape (`\xD5%A7`), and such a pattern
+    /// could not be kept as a string and parsed again (reverse routing, lint, dump).
+    private mutating func appendRawUTF8(to text: inout DecodedText) throws(RouterError) {
+        let length = UTF8Validation.sequenceLength(in: bytes, at: position)
+        guard length > 0 else {
+            // An escape just before that this byte cannot complete is the earlier problem.
+            try text.validate()
+            throw failure(position, "invalid UTF-8 in pattern: raw bytes must be UTF-8; percent-encode other bytes")
+        }
+        for index in position..<(position + length) { text.append(bytes[index], from: index) }
+        position += length
     }
 
     private func literalCharacterError(_ byte: UInt8, at offset: Int) -> RouterError {
@@ -399,9 +431,11 @@ private struct PatternReader {
             while let next = byte(at: position), ByteClass.isNameCharacter(next) { position += 1 }
             name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
         }
+        // The '*' is the offending construct when more text follows it in its segment ('*.json').
+        if let next = byte(at: position), !ByteClass.endsSegment(next) {
+            throw failure(start, "'*' is only allowed as a whole last segment: '*' or '*name', not followed by \(ByteClass.describe(next))")
+        }
         try register(name, at: start)
-        try expectSegmentEnd(after: "wildcard '\(name == "*" ? "*" : "*" + name)'",
-                             rule: "a wildcard is a whole last segment, '*' or '*name'")
         return .wildcard(name: name)
     }
 
@@ -447,30 +481,39 @@ private struct DecodedText {
 private enum UTF8Validation {
     /// Index of the first byte of the first ill-formed sequence, or `nil` when all of `bytes` is valid.
     static func firstInvalidIndex(_ bytes: [UInt8]) -> Int? {
-        var index = 0
-        while index < bytes.count {
-            let lead = bytes[index]
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0x00...0x7F: index += 1; continue
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return index
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                let length = sequenceLength(in: buffer, at: index)
+                if length == 0 { return index }
+                index += length
             }
-            guard index + length <= bytes.count else { return index }
-            // The first continuation byte carries the overlong, surrogate and range restrictions.
-            guard (low...high).contains(bytes[index + 1]) else { return index }
-            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return index }
-            index += length
+            return nil
         }
-        return nil
+    }
+
+    /// Length of the well-formed UTF-8 sequence starting at `index` (no overlongs, surrogates or
+    /// code points above U+10FFFF), or 0 when it is ill-formed or cut off.
+    static func sequenceLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch bytes[index] {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        guard index + length <= bytes.count else { return 0 }
+        // The first continuation byte carries the overlong, surrogate and range restrictions.
+        guard (low...high).contains(bytes[index + 1]) else { return 0 }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return 0 }
+        return length
     }
 }
 
