@@ -13,7 +13,7 @@
 //   FR_NO_ROUTE, 0 parameters and a {NULL, 0} fragment;
 // - every returned string is readable for its length, parameter names find their first pair,
 //   and index or name misses give FR_ENOTFOUND with {NULL, 0} out-parameters;
-// - fr_router_url and fr_router_dump report the full length in *needed and never write past cap.
+// - fr_router_url, fr_router_dump and fr_router_lint report the full length in *needed and never write past cap.
 
 @testable import FastRouter
 
@@ -401,14 +401,18 @@ private struct Session {
         let buffer = capacity > 0 ? malloc(capacity)!.assumingMemoryBound(to: CChar.self) : nil
         defer { free(buffer) }
         var needed = -1
-        let status = input.chance(3, in: 4) ? frRouterDump(router, buffer, UInt(capacity), &needed)
-            : frRouterDump(router, buffer, UInt(capacity), nil)
+        // The dump and the linter's report share their buffer conventions.
+        let lint = input.chance(1, in: 4)
+        let name = lint ? "fr_router_lint" : "fr_router_dump"
+        let write = lint ? frRouterLint : frRouterDump
+        let status = input.chance(3, in: 4) ? write(router, buffer, UInt(capacity), &needed)
+            : write(router, buffer, UInt(capacity), nil)
         if router == nil {
-            require(status == FR_EINVAL, "fr_router_dump(NULL) gave \(status)")
+            require(status == FR_EINVAL, "\(name)(NULL) gave \(status)")
             return
         }
-        require(status == FR_OK || status == FR_ENOMEM, "fr_router_dump gave \(status)")
-        if status == FR_OK, needed >= 0 { require(needed < capacity && buffer![needed] == 0, "fr_router_dump overran") }
+        require(status == FR_OK || status == FR_ENOMEM, "\(name) gave \(status)")
+        if status == FR_OK, needed >= 0 { require(needed < capacity && buffer![needed] == 0, "\(name) overran") }
     }
 
     mutating func statusTexts() {
