@@ -1,5 +1,6 @@
 # FastRouter — build, test, benchmark and install.
-#   make test      every test: Swift suites, C ABI programs, examples, a quick benchmark run
+#   make test      every test: Swift suites and C ABI programs (also under AddressSanitizer), examples,
+#                  fuzz/soak/ThreadSanitizer smoke runs, a quick benchmark run
 #   make bench     the load benchmark on its embedded default suite (release build)
 #   make install   libfastrouter.so, include/fastrouter.h and fastrouter.pc under PREFIX
 #   make example   builds and runs the C example in examples/c
@@ -164,7 +165,8 @@ perf: c-deps release-lib
 #   make test-asan                every Swift test, then the C ABI programs, under AddressSanitizer
 #   make test-tsan                the concurrency suites (Swift, Tests/c/test_threads.c) under ThreadSanitizer
 #   make test-catalogue           Tests/c/test_catalogue.c (the bad-input catalogue) on the installed library
-#   make test-reliability         part of make test: each fuzzer briefly, a short soak, test-catalogue, test-tsan
+#   make test-reliability         part of make test (with test-asan): each fuzzer briefly, a short soak,
+#                                 test-catalogue, test-tsan
 # Sanitized builds use the toolchain's clang for C, so C and Swift share one sanitizer runtime.
 FUZZ_SECONDS ?= 60
 SOAK_SECONDS ?= 60
@@ -264,7 +266,9 @@ test-reliability: fuzz-build test-catalogue
 	@$(MAKE) --no-print-directory test-tsan
 # --- end reliability section -----------------------------------------------------------------
 
-test: test-swift test-c test-reliability bench-quick
+# The Swift suites run once, under AddressSanitizer (test-asan, which also runs the C programs
+# under it); make test-swift runs them without it.
+test: test-asan test-c test-reliability bench-quick
 
 clean:
 	rm -rf .build build $(FUZZ_DIR) $(ASAN_DIR) $(TSAN_DIR) $(SOAK_DIR)
