@@ -24,8 +24,7 @@ public final class Router<Value> {
 
     /// Creates an empty router.
     public init(options: RouterOptions = RouterOptions()) {
-        core = RouterCore(options: options)
-        core.setPayloadRelease { payload in Unmanaged<RouteBox<Value>>.fromOpaque(payload).release() }
+        core = RouterCore(options: options) { payload in Unmanaged<RouteBox<Value>>.fromOpaque(payload).release() }
     }
 
     /// Registers a route.
@@ -100,6 +99,8 @@ public final class Router<Value> {
             return (status, status == 0 ? Match<Value>(scratch) : nil)
         }
         scratch.clearResult()
+        // The match owns its value now: removed routes' values need not wait for this thread.
+        scratch.slot.drop()
         if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return result
     }
@@ -121,6 +122,8 @@ public final class Router<Value> {
             return (first, results)
         }
         scratch.clearResult()
+        // The matches own their values now: removed routes' values need not wait for this thread.
+        scratch.slot.drop()
         if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return results
     }
