@@ -8,6 +8,10 @@
 /// Not thread-safe: give each thread its own. Once it has served a lookup at least as large
 /// (URL length, parameter count), further lookups make no heap allocation. Byte views it returns
 /// stay valid until the next `match` or `next` on it.
+///
+/// A matcher keeps the values of its last lookup's routes readable until its next `match`,
+/// ``clear()`` or deinitialization, so a router cannot release the values of routes removed
+/// meanwhile before then: call ``clear()`` on a matcher that is about to sit idle.
 public final class Matcher<Value> {
     /// The router this matcher looks URLs up in.
     public let router: Router<Value>
@@ -71,6 +75,12 @@ public final class Matcher<Value> {
     /// The name and bytes of the parameter at `index`; valid until the next `match` or `next`.
     public func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
         scratch.parameter(at: index)
+    }
+
+    /// Forgets the last result, so values of routes removed since need not wait for this matcher.
+    public func clear() {
+        scratch.clearResult()
+        scratch.slot.drop()
     }
 
     /// The raw fragment bytes of the last URL, when it matched and has a `#`.

@@ -24,8 +24,7 @@ public final class Router<Value> {
 
     /// Creates an empty router.
     public init(options: RouterOptions = RouterOptions()) {
-        core = RouterCore(options: options)
-        core.setPayloadRelease { payload in Unmanaged<RouteBox<Value>>.fromOpaque(payload).release() }
+        core = RouterCore(options: options) { payload in Unmanaged<RouteBox<Value>>.fromOpaque(payload).release() }
     }
 
     /// Registers a route.
@@ -131,6 +130,8 @@ extension RouterCore {
                 return first
             }
             scratch.clearResult()
+            // The matches own their values now: removed routes' values need not wait for this thread.
+            scratch.slot.drop()
             return status
         }
     }

@@ -20,14 +20,22 @@ final class RouterCore: @unchecked Sendable {
     private let routeCount = Atomic<Int>(0)
     /// Where parameter names are interned: the process-wide table, or a small one in tests.
     let names: NameTable.Store
+    /// True when routes carry payloads that readers read after a lookup (the Swift router);
+    /// such a reader announces it holds them until it drops them (see ``ReaderSlot``).
+    private let holdsPayloads: Bool
 
-    init(options: RouterOptions, names: NameTable.Store = NameTable.shared) {
+    /// A router core; `releasePayload` releases a removed route's payload once no reader can
+    /// hold it (nil when routes carry none, as through the C ABI).
+    init(options: RouterOptions, names: NameTable.Store = NameTable.shared,
+         releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil) {
         self.options = options
         self.names = names
+        holdsPayloads = releasePayload != nil
         webSchemes = WebSchemes(options.webSchemes)
         sides = .allocate(capacity: 2)
         sides.initialize(to: TableSide())
         (sides + 1).initialize(to: TableSide())
+        writer.withLock { $0.releasePayload = releasePayload }
     }
 
     deinit {
@@ -37,18 +45,22 @@ final class RouterCore: @unchecked Sendable {
         sides.deallocate()
         webSchemes.deallocate()
         writer.withLock { state in
-            for record in state.records { if let payload = record?.payload { state.releasePayload?(payload) } }
-            for retired in state.retired { for payload in retired.payloads { state.releasePayload?(payload) } }
+            guard let release = state.releasePayload else { return }
+            for record in state.records { if let payload = record?.payload { release(payload) } }
+            // No reader can use a router that is being freed.
+            state.reclaimer.releaseAll(release: release)
         }
     }
 
     /// Routes as registered (a route with optional groups counts once).
     var count: Int { routeCount.load(ordering: .relaxed) }
 
-    /// Installs the function that releases a route's payload once no reader can hold it.
-    func setPayloadRelease(_ release: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) {
-        writer.withLock { $0.releasePayload = release }
-    }
+    /// Payloads of removed routes not released yet (readers may still hold them).
+    var retiredPayloadCount: Int { writer.withLock { $0.reclaimer.pendingCount } }
+
+    /// This router's address: how readers' slots name the router they read.
+    @inline(__always)
+    private var tag: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
 
     // MARK: Registration
 
@@ -160,6 +172,7 @@ final class RouterCore: @unchecked Sendable {
                 state.store(record)
             }
             routeCount.add(records.count, ordering: .relaxed)
+            state.reclaimPayloads(router: tag)
         }
     }
 
@@ -215,7 +228,6 @@ final class RouterCore: @unchecked Sendable {
             let records = recordIndexes.map { state.records[Int($0)]! }
             let variants = records.flatMap { $0.variants }
             apply { side in for variant in variants { side.remove(variant: variant) } }
-            var payloads: [UnsafeMutableRawPointer] = []
             for (index, record) in zip(recordIndexes, records) {
                 for source in record.regexSources {
                     state.regexes[source]!.uses -= 1
@@ -226,15 +238,13 @@ final class RouterCore: @unchecked Sendable {
                     state.templates[key]!.uses -= 1
                     if state.templates[key]!.uses == 0 { state.templates[key] = nil }
                 }
-                if let payload = record.payload { payloads.append(payload) }
+                // Both sides have dropped the route: only readers' last results may still hold it.
+                if let payload = record.payload, state.releasePayload != nil { state.reclaimer.retire(payload) }
                 state.free(index)
             }
             state.firstByID[id] = nil
             routeCount.subtract(records.count, ordering: .relaxed)
-            if !payloads.isEmpty {
-                state.retired.append((payloads, ReaderRegistry.snapshot()))
-            }
-            state.reclaimPayloads()
+            state.reclaimPayloads(router: tag)
             return records.count
         }
     }
@@ -247,7 +257,7 @@ final class RouterCore: @unchecked Sendable {
         let active = activeSide.load(ordering: .relaxed)
         body(&sides[1 - active])
         activeSide.store(1 - active, ordering: .sequentiallyConsistent)
-        ReaderRegistry.waitForReaders()
+        ReaderRegistry.waitForReaders(in: tag)
         body(&sides[active])
     }
 
@@ -265,7 +275,7 @@ final class RouterCore: @unchecked Sendable {
             throw error
         }
         activeSide.store(1 - active, ordering: .sequentiallyConsistent)
-        ReaderRegistry.waitForReaders()
+        ReaderRegistry.waitForReaders(in: tag)
         sides[active].deallocate()
         sides[active] = sides[1 - active].clone()
         return result
@@ -287,7 +297,7 @@ final class RouterCore: @unchecked Sendable {
         let segmentCount = state.pointee.segmentCount
         let scheme = state.pointee.scheme
         var limitHits = 0
-        scratch.slot.enter()
+        scratch.slot.enter(router: tag)
         let side = sides + activeSide.load(ordering: .sequentiallyConsistent)
         var groupStart = 0
         if let scheme {
@@ -322,7 +332,7 @@ final class RouterCore: @unchecked Sendable {
                 record: variant.pointee.record, slotStart: Int32(slotStart), parameterCount: Int32(count),
                 endsWithWildcard: variant.pointee.endsWithWildcard))
         }
-        scratch.slot.exit()
+        scratch.slot.exit(holding: holdsPayloads && candidateCount > 0)
         if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
         guard candidateCount > 0 else { return 1 }
         state.pointee.activate(0)
@@ -383,8 +393,8 @@ struct WriterState: ~Copyable {
     var regexes: [String: (regex: CompiledRegex, uses: Int)] = [:]
     var templates: [[UInt8]: (template: PartialTemplate, uses: Int)] = [:]
     var nextSequence: UInt64 = 1
-    /// Payloads of removed routes, released once every reader has moved past them.
-    var retired: [(payloads: [UnsafeMutableRawPointer], snapshot: [(ReaderSlot, UInt64)])] = []
+    /// Payloads of removed routes, released once no reader can hold them.
+    var reclaimer = PayloadReclaimer()
     var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
 
     /// The record index the `offset`-th record of the current batch will get.
@@ -430,15 +440,9 @@ struct WriterState: ~Copyable {
         freeRecords.append(index)
     }
 
-    mutating func reclaimPayloads() {
-        guard let release = releasePayload else {
-            retired.removeAll()
-            return
-        }
-        retired.removeAll { entry in
-            guard ReaderRegistry.allAdvanced(since: entry.snapshot) else { return false }
-            for payload in entry.payloads { release(payload) }
-            return true
-        }
+    /// Releases what the last grace period freed; O(readers), never waits.
+    mutating func reclaimPayloads(router: UInt) {
+        guard let release = releasePayload else { return }
+        reclaimer.advance(router: router, release: release)
     }
 }
