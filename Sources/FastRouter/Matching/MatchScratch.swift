@@ -57,6 +57,16 @@ final class MatchScratch {
         state.pointee.parameter(named: name)
     }
 
+    /// The parameter at `index` as strings (index must be below ``parameterCount``): an interned
+    /// name is copied, not decoded.
+    func parameterStrings(at index: Int) -> (name: String, value: String) {
+        let parameter = state.pointee.parameters[index]
+        let name = parameter.nameString?.pointee
+            ?? String(decoding: UnsafeBufferPointer(start: parameter.name, count: parameter.nameLength), as: UTF8.self)
+        return (name, String(decoding: UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength),
+                             as: UTF8.self))
+    }
+
     /// The decoded segment at `index`.
     func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { state.pointee.segment(index) }
 
@@ -240,12 +250,12 @@ struct ScratchState {
             } else {
                 value = segment(Int(entry.segment))
             }
-            parameters.append(MatchParameter(name: entry.name, nameLength: entry.nameLength,
+            parameters.append(MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
                                              value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count))
         }
         for pair in 0..<queryPairs.count {
             let query = queryPairs[pair]
-            parameters.append(MatchParameter(name: query.key, nameLength: query.keyLength,
+            parameters.append(MatchParameter(name: query.key, nameLength: query.keyLength, nameString: nil,
                                              value: query.value, valueLength: query.valueLength))
         }
     }
@@ -272,6 +282,8 @@ struct ScratchState {
 struct MatchParameter {
     var name: UnsafePointer<UInt8>
     var nameLength: Int
+    /// The interned name as a string (path parameters); `nil` for query keys.
+    var nameString: UnsafePointer<String>?
     var value: UnsafePointer<UInt8>
     var valueLength: Int
 }

@@ -19,6 +19,8 @@ enum NameTable {
         let name: UnsafePointer<UInt8>
         let nameLength: Int
         let segment: Int32
+        /// The same name as an immortal Swift string, so a match copies it instead of decoding it.
+        let nameString: UnsafePointer<String>
     }
 
     /// Distinct parameter names one process may intern: 16M.
@@ -35,6 +37,8 @@ enum NameTable {
             var ids: [String: UInt32] = [:]
             /// Immortal UTF-8 bytes of each name, by id.
             var names: [UnsafeBufferPointer<UInt8>] = []
+            /// The same names as immortal strings, by id.
+            var strings: [UnsafePointer<String>] = []
             var layouts: [[Int64]: UnsafePointer<LayoutEntry>] = [:]
         }
 
@@ -69,7 +73,8 @@ enum NameTable {
                     let bytes = state.names[Int(id)]
                     (storage + index).initialize(to: LayoutEntry(name: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!,
                                                                  nameLength: bytes.count,
-                                                                 segment: parameters[index].segment))
+                                                                 segment: parameters[index].segment,
+                                                                 nameString: state.strings[Int(id)]))
                 }
                 state.layouts[key] = UnsafePointer(storage)
                 return UnsafePointer(storage)
@@ -84,6 +89,9 @@ enum NameTable {
             let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
             storage.initialize(from: utf8, count: utf8.count)
             state.names.append(UnsafeBufferPointer(start: storage, count: utf8.count))
+            let string = UnsafeMutablePointer<String>.allocate(capacity: 1)
+            string.initialize(to: name)
+            state.strings.append(UnsafePointer(string))
             state.ids[name] = id
             return id
         }
