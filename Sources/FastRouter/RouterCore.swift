@@ -294,7 +294,6 @@ final class RouterCore: @unchecked Sendable {
         let input = state.pointee.lookupInput(foldAll: options.caseInsensitivePaths)
         let regexScratch = scratch.regexScratch
         let rankBuffers = state.pointee.rankBuffers
-        let segmentCount = state.pointee.segmentCount
         let scheme = state.pointee.scheme
         var limitHits = 0
         scratch.slot.enter(router: tag)
