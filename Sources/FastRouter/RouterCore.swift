@@ -304,16 +304,21 @@ final class RouterCore: @unchecked Sendable {
             if root != 0 {
                 side.pointee.collect(root: root, input, into: &state.pointee.candidates, regexScratch: regexScratch,
                                      limitHits: &limitHits)
-                side.pointee.sortCandidates(state.pointee.candidates.base, 0..<state.pointee.candidates.count,
-                                            rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+                // Checked here: reaching the method through `pointee` copies the side first.
+                if state.pointee.candidates.count > 1 {
+                    side.pointee.sortCandidates(state.pointee.candidates.base, 0..<state.pointee.candidates.count,
+                                                rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+                }
                 groupStart = state.pointee.candidates.count
             }
         }
         if scheme == nil || options.globalFallback {
             side.pointee.collect(root: TableSide.globalRoot, input, into: &state.pointee.candidates,
                                  regexScratch: regexScratch, limitHits: &limitHits)
-            side.pointee.sortCandidates(state.pointee.candidates.base, groupStart..<state.pointee.candidates.count,
-                                        rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+            if state.pointee.candidates.count - groupStart > 1 {
+                side.pointee.sortCandidates(state.pointee.candidates.base, groupStart..<state.pointee.candidates.count,
+                                            rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+            }
         }
         let candidateCount = state.pointee.candidates.count
         for index in 0..<candidateCount {
