@@ -59,8 +59,24 @@ enum LiteralHash {
     @inline(__always)
     static func keyEquals(_ key: UnsafePointer<UInt8>, _ segment: UnsafePointer<UInt8>, _ count: Int, folded: Bool,
                           readableFrom lower: UnsafePointer<UInt8>, to upper: UnsafePointer<UInt8>) -> Bool {
-        let left = UnsafeRawPointer(key)
-        let right = UnsafeRawPointer(segment)
+        guard let index = wholeWordsEqual(key, segment, count, folded: folded) else { return false }
+        guard index < count else { return true }
+        var a = UnsafeRawPointer(key).loadUnaligned(fromByteOffset: index, as: UInt64.self) & (UInt64.max &>> UInt64((8 &- (count &- index)) &* 8))
+        var b = tailWord(segment, count, readableFrom: lower, to: upper)
+        if folded {
+            a = foldWord(a)
+            b = foldWord(b)
+        }
+        return a == b
+    }
+
+    /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a
+    /// call to memcmp). Returns where the remaining tail starts, or `nil` when a word differs.
+    @inline(__always)
+    static func wholeWordsEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
+                                folded: Bool) -> Int? {
+        let left = UnsafeRawPointer(lhs)
+        let right = UnsafeRawPointer(rhs)
         var index = 0
         while index &+ 8 <= count {
             var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
@@ -69,17 +85,10 @@ enum LiteralHash {
                 a = foldWord(a)
                 b = foldWord(b)
             }
-            if a != b { return false }
+            if a != b { return nil }
             index &+= 8
         }
-        guard index < count else { return true }
-        var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self) & (UInt64.max &>> UInt64((8 &- (count &- index)) &* 8))
-        var b = tailWord(segment, count, readableFrom: lower, to: upper)
-        if folded {
-            a = foldWord(a)
-            b = foldWord(b)
-        }
-        return a == b
+        return index
     }
 
     /// Bytes kept readable past the end of a key buffer, for ``keyEquals(_:_:_:folded:readableFrom:to:)``.
@@ -124,20 +133,7 @@ enum LiteralHash {
     /// Byte equality, exact or with ASCII letters folded.
     @inline(__always)
     static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int, folded: Bool) -> Bool {
-        let left = UnsafeRawPointer(lhs)
-        let right = UnsafeRawPointer(rhs)
-        var index = 0
-        // Word at a time; keys are short, so this beats a call to memcmp.
-        while index + 8 <= count {
-            var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if folded {
-                a = foldWord(a)
-                b = foldWord(b)
-            }
-            if a != b { return false }
-            index += 8
-        }
+        guard var index = wholeWordsEqual(lhs, rhs, count, folded: folded) else { return false }
         while index < count {
             let a = lhs[index]
             let b = rhs[index]

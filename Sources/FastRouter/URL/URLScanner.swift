@@ -188,11 +188,7 @@ extension ScratchState {
             while slashes != 0 {
                 let slash = index &+ (slashes.trailingZeroBitCount &>> 3)
                 if slash > segmentStart {
-                    guard count < MatchScratch.maxSegments else { return -1 }
-                    segmentStarts[count] = base + segmentStart
-                    segmentLengths[count] = slash &- segmentStart
-                    segmentHashes[count] = 0
-                    count &+= 1
+                    guard recordPlainSegment(base + segmentStart, slash &- segmentStart, &count) else { return -1 }
                 }
                 segmentStart = slash &+ 1
                 slashes &= slashes &- 1
@@ -201,15 +197,23 @@ extension ScratchState {
             if taken < 8 || ends != 0 { break }
         }
         if index > segmentStart {
-            guard count < MatchScratch.maxSegments else { return -1 }
-            segmentStarts[count] = base + segmentStart
-            segmentLengths[count] = index &- segmentStart
-            segmentHashes[count] = 0
-            count &+= 1
+            guard recordPlainSegment(base + segmentStart, index &- segmentStart, &count) else { return -1 }
         }
         segmentCount = count
         needsDecoding = flags != 0
         return index
+    }
+
+    /// Records segment number `count` as it is written in the URL (its hash is computed when a
+    /// lookup needs it). `false` past 1024 segments.
+    @inline(__always)
+    private func recordPlainSegment(_ start: UnsafePointer<UInt8>, _ length: Int, _ count: inout Int) -> Bool {
+        guard count < MatchScratch.maxSegments else { return false }
+        segmentStarts[count] = start
+        segmentLengths[count] = length
+        segmentHashes[count] = 0
+        count &+= 1
+        return true
     }
 
     /// True for the bytes that end a URL's authority.
