@@ -165,17 +165,18 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// The path is split eight bytes at a time and short segments are compared as whole words:
-    /// every segment length and every position of '/', '?', '#' and '%' within a word must agree
-    /// with the byte-at-a-time reading.
+    /// The path is split eight or sixteen bytes at a time (the last block overlapping bytes
+    /// already read) and short segments are compared as whole words: every segment length and
+    /// every position of '/', '?', '#' and '%' within a block must agree with the byte-at-a-time
+    /// reading, also after a scheme and host whose bytes share the path's first block.
     @Test func segmentBoundariesAtEveryWordOffset() throws {
         let router = Router<String>()
-        for length in 1...19 {
+        for length in 1...40 {
             let word = String(repeating: "k", count: length)
             try router.add("/\(word)", id: UInt64(length), value: "literal")
             try router.add("/\(word)/:p", id: UInt64(100 + length), value: "param")
         }
-        for length in 1...19 {
+        for length in 1...40 {
             let word = String(repeating: "k", count: length)
             for suffix in ["", "/", "?q=1", "#f", "//", "?#"] {
                 let match = try #require(try router.match("/\(word)\(suffix)"), "\(word)\(suffix)")
@@ -185,6 +186,9 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
                 let match = try #require(try router.match("//\(word)/\(value)?x=y"))
                 #expect(match.routeID == UInt64(100 + length))
                 #expect(match.parameters["p"] == value.removingPercentEncoding)
+            }
+            for prefix in ["https://ex%41mple.com/", "https://u%25:p@example.com:8080/", "x:"] {
+                #expect(try router.match("\(prefix)\(word)?q=%41#f")?.routeID == UInt64(length), "\(prefix)\(word)")
             }
             #expect(try router.match("/\(word)x") == nil)
             #expect(try router.match("/\(word.dropLast())K") == nil)

@@ -111,7 +111,9 @@ extension ScratchState {
         // segment, decoding and validating each on its own.
         let firstPathSegment = segmentCount
         var needsDecoding = false
-        let pathEnd = splitPlainPath(base, from: position, length: length, needsDecoding: &needsDecoding)
+        let pathEnd = length >= 16
+            ? splitPlainPathInBlocks(base, from: position, length: length, needsDecoding: &needsDecoding)
+            : splitPlainPath(base, from: position, length: length, needsDecoding: &needsDecoding)
         guard pathEnd >= 0 else { return false }
         if needsDecoding {
             segmentCount = firstPathSegment
@@ -202,6 +204,63 @@ extension ScratchState {
         segmentCount = count
         needsDecoding = flags != 0
         return index
+    }
+
+    /// ``splitPlainPath(_:from:length:needsDecoding:)`` sixteen bytes at a time with vector
+    /// compares, for URLs of at least 16 bytes: the last block is the URL's final 16 bytes, its
+    /// already consumed bytes masked off.
+    @inline(__always)
+    private mutating func splitPlainPathInBlocks(_ base: UnsafePointer<UInt8>, from start: Int, length: Int,
+                                                 needsDecoding: inout Bool) -> Int {
+        let raw = UnsafeRawPointer(base)
+        var count = segmentCount
+        var index = start
+        var segmentStart = start
+        var special: UInt32 = 0
+        while index < length {
+            // Bit i of each mask stands for byte blockStart + i.
+            let blockStart = min(index, length &- 16)
+            let block = raw.loadUnaligned(fromByteOffset: blockStart, as: SIMD16<UInt8>.self)
+            var inside = UInt32(0xFFFF) &<< UInt32(index &- blockStart) & 0xFFFF
+            let ends = Self.bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23))) & inside
+            var taken = blockStart &+ 16
+            if ends != 0 {
+                let end = ends.trailingZeroBitCount
+                taken = blockStart &+ end
+                inside &= (UInt32(1) &<< UInt32(end)) &- 1
+            }
+            special |= Self.bitmask((block .== SIMD16(repeating: 0)) .| (block .== SIMD16(repeating: 0x25))
+                                    .| (block .>= SIMD16(repeating: 0x80))) & inside
+            var slashes = Self.bitmask(block .== SIMD16(repeating: 0x2F)) & inside
+            while slashes != 0 {
+                let slash = blockStart &+ slashes.trailingZeroBitCount
+                if slash > segmentStart {
+                    guard recordPlainSegment(base + segmentStart, slash &- segmentStart, &count) else { return -1 }
+                }
+                segmentStart = slash &+ 1
+                slashes &= slashes &- 1
+            }
+            index = taken
+            if ends != 0 { break }
+        }
+        if index > segmentStart {
+            guard recordPlainSegment(base + segmentStart, index &- segmentStart, &count) else { return -1 }
+        }
+        segmentCount = count
+        needsDecoding = special != 0
+        return index
+    }
+
+    /// One bit per lane of a 16-lane byte comparison (lane i to bit i): a portable movemask.
+    @inline(__always)
+    private static func bitmask(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        let lanes = unsafeBitCast(mask, to: SIMD16<UInt8>.self)
+            & SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        // Multiplying by 0x0101... sums a word's bytes into its top byte; the bits are disjoint.
+        let low = (words[0] &* 0x0101_0101_0101_0101) &>> 56
+        let high = (words[1] &* 0x0101_0101_0101_0101) &>> 56
+        return UInt32(truncatingIfNeeded: low | high &<< 8)
     }
 
     /// Records segment number `count` as it is written in the URL (its hash is computed when a
