@@ -252,33 +252,45 @@ final class RouterCore: @unchecked Sendable {
     // MARK: Publication
 
     /// Applies a change to the inactive side, publishes it, waits out readers of the other side,
-    /// then applies the same change there. `body` must be deterministic: both sides stay identical.
+    /// applies the same change there and sends readers back to it. `body` must be deterministic:
+    /// both sides stay identical.
+    ///
+    /// Readers return to the same side after every update, so the other copy is read only for
+    /// the microseconds an update takes: readers of a table larger than the caches do not
+    /// alternate between two cold copies while a writer keeps changing it.
     private func apply(_ body: (inout TableSide) -> Void) {
-        let active = activeSide.load(ordering: .relaxed)
-        body(&sides[1 - active])
-        activeSide.store(1 - active, ordering: .sequentiallyConsistent)
-        ReaderRegistry.waitForReaders(in: tag)
-        body(&sides[active])
+        let home = activeSide.load(ordering: .relaxed)
+        body(&sides[1 - home])
+        publish(1 - home)
+        body(&sides[home])
+        publish(home)
     }
 
     /// Like ``apply(_:)`` for large batches: the second side becomes a copy of the first instead
     /// of replaying the work. When `body` throws, the side it changed is restored from the
     /// published one and nothing is published.
     private func applyBatch<Result>(_ body: (inout TableSide) throws(RouterError) -> Result) throws(RouterError) -> Result {
-        let active = activeSide.load(ordering: .relaxed)
+        let home = activeSide.load(ordering: .relaxed)
         let result: Result
         do {
-            result = try body(&sides[1 - active])
+            result = try body(&sides[1 - home])
         } catch {
-            sides[1 - active].deallocate()
-            sides[1 - active] = sides[active].clone()
+            sides[1 - home].deallocate()
+            sides[1 - home] = sides[home].clone()
             throw error
         }
-        activeSide.store(1 - active, ordering: .sequentiallyConsistent)
-        ReaderRegistry.waitForReaders(in: tag)
-        sides[active].deallocate()
-        sides[active] = sides[1 - active].clone()
+        publish(1 - home)
+        sides[home].deallocate()
+        sides[home] = sides[1 - home].clone()
+        publish(home)
         return result
+    }
+
+    /// Makes `side` the one new lookups read and waits until no lookup reads the other one,
+    /// which the writer may then change.
+    private func publish(_ side: Int) {
+        activeSide.store(side, ordering: .sequentiallyConsistent)
+        ReaderRegistry.waitForReaders(in: tag)
     }
 
     // MARK: Lookup
