@@ -57,8 +57,7 @@ public final class Router<Value> {
         for route in routes {
             let id = route.id ?? nextAutomaticID.subtract(1, ordering: .relaxed).oldValue
             let box = Unmanaged.passRetained(RouteBox(value: route.value, pattern: route.pattern))
-            registrations.append(.init(pattern: Array(route.pattern.utf8), priority: route.priority, id: id,
-                                       payload: box.toOpaque(), text: route.pattern))
+            registrations.append(.init(text: route.pattern, priority: route.priority, id: id, payload: box.toOpaque()))
             ids.append(id)
         }
         do {

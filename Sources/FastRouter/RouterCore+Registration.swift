@@ -1,0 +1,161 @@
+extension RouterCore {
+    /// A route to register: its pattern, priority, id and an opaque payload (owned by the router
+    /// once registered, hence sendable).
+    struct Registration: @unchecked Sendable {
+        /// The pattern as the Swift caller's string; `nil` when it came as bytes.
+        var text: String?
+        /// The pattern's raw bytes (C ABI: not necessarily UTF-8), used when `text` is `nil`.
+        var bytes: [UInt8] = []
+        var priority: Int32
+        var id: UInt64
+        var payload: UnsafeMutableRawPointer?
+
+        /// Runs `body` on the pattern's bytes without copying a native string.
+        func withPattern<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if let text { return withUTF8(text, body) }
+            return bytes.withUnsafeBufferPointer(body)
+        }
+    }
+
+    /// Registers one route (all its expansions) or nothing.
+    /// - Throws: a pattern error with its offset, `.duplicateRoute`, `.invalidArgument` for the
+    ///   reserved id, or `.outOfMemory` when the process-wide table of parameter names is full.
+    /// - Complexity: O(pattern length) plus one grace period.
+    func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
+        try add([Registration(text: nil, bytes: Array(pattern), priority: priority, id: id, payload: payload)])
+    }
+
+    /// Registers routes all at once, or none of them when any fails.
+    /// - Complexity: O(total pattern length); one publication for the whole batch.
+    func add(_ registrations: [Registration]) throws(RouterError) {
+        var parsed: [Pattern] = []
+        parsed.reserveCapacity(registrations.count)
+        for registration in registrations {
+            guard registration.id != UInt64.max else {
+                throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
+            }
+            let pattern = registration.withPattern { bytes in
+                Result { () throws(RouterError) in try PatternParser.parse(bytes, webSchemes: options.webSchemes) }
+            }
+            parsed.append(try pattern.get())
+        }
+        try writer.withLock { (state) throws(RouterError) in
+            // Per route: its regex sources and template keys (each once) and its number of expansions.
+            var extras: [(regexSources: [String], templateKeys: [[UInt8]], variantCount: Int)] = []
+            extras.reserveCapacity(registrations.count)
+            var variants: [TrieVariant] = []
+            variants.reserveCapacity(registrations.count)
+            var sequence = state.nextSequence
+            // One compiled regex per source and one template per partial shape, shared router-wide.
+            var sharedRegexes: [String: CompiledRegex] = [:]
+            var sharedTemplates: [[UInt8]: PartialTemplate] = [:]
+            let knownTemplates = state.templates.mapValues { $0.template }
+            for (registration, pattern) in zip(registrations, parsed) {
+                let recordIndex = state.routes.peekIndex(offset: extras.count)
+                var regexPointers: [String: UnsafeRawPointer] = [:]
+                for (source, compiled) in pattern.regexes {
+                    let shared = sharedRegexes[source] ?? state.regexes[source]?.regex ?? compiled
+                    sharedRegexes[source] = shared
+                    regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
+                }
+                var templateKeys = Set<[UInt8]>()
+                let firstVariant = variants.count
+                for (expansion, segments) in pattern.variants.enumerated() {
+                    variants.append(try makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
+                                                knownTemplates, registration, sequence: sequence, expansion: expansion,
+                                                record: recordIndex))
+                }
+                extras.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count - firstVariant))
+                sequence += 1
+            }
+            let duplicate = RouterError(.duplicateRoute, offset: 0,
+                                        "a route with the same table, host, priority and segments is already registered")
+            var inserted: [UInt32] = []
+            if variants.count > 64 {
+                // A batch checks each variant against the side being built, which already holds the
+                // batch's earlier variants; a failure restores that side from the published one.
+                inserted = try applyBatch { (side) throws(RouterError) -> [UInt32] in
+                    var indexes: [UInt32] = []
+                    indexes.reserveCapacity(variants.count)
+                    for variant in variants {
+                        if side.containsDuplicate(of: variant) { throw duplicate }
+                        indexes.append(side.insert(variant))
+                    }
+                    return indexes
+                }
+            } else {
+                // A few variants are checked before anything changes: against the published side
+                // and against each other.
+                let active = publishedSide
+                var shapes = Set<[UInt8]>()
+                for variant in variants where !shapes.insert(variant.shapeKey).inserted || active.containsDuplicate(of: variant) {
+                    throw duplicate
+                }
+                apply { side in inserted = variants.map { side.insert($0) } }
+            }
+            // The batch has landed: record it.
+            state.nextSequence = sequence
+            for (source, regex) in sharedRegexes where state.regexes[source] == nil { state.regexes[source] = (regex, 0) }
+            for (key, template) in sharedTemplates where state.templates[key] == nil {
+                state.templates[key] = (template, 0)
+            }
+            let textBytes = registrations.reduce(0) { $0 + ($1.text?.utf8.count ?? $1.bytes.count) }
+            state.routes.reserve(routes: registrations.count, textBytes: textBytes)
+            var cursor = 0
+            for (registration, route) in zip(registrations, extras) {
+                for source in route.regexSources { state.regexes[source]!.uses += 1 }
+                for key in route.templateKeys { state.templates[key]!.uses += 1 }
+                let expansions = inserted[cursor..<(cursor + route.variantCount)]
+                registration.withPattern { bytes in
+                    state.routes.add(id: registration.id, pattern: bytes, variants: expansions,
+                                     regexSources: route.regexSources, templateKeys: route.templateKeys)
+                }
+                cursor += route.variantCount
+            }
+            routeCount.add(registrations.count, ordering: .relaxed)
+            state.reclaimPayloads(router: tag)
+        }
+    }
+
+    private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
+                             _ templates: inout [[UInt8]: PartialTemplate], _ templateKeys: inout Set<[UInt8]>,
+                             _ knownTemplates: [[UInt8]: PartialTemplate], _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) throws(RouterError) -> TrieVariant {
+        var names: [(name: String, segment: Int32)] = []
+        let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
+            let position = Int32(index)
+            switch segment {
+            case .literal(let bytes):
+                return .literal(bytes)
+            case .parameter(let name):
+                names.append((name, position))
+                return .parameter
+            case .constrained(let name, let constraint):
+                names.append((name, position))
+                if case .regex(let source) = constraint {
+                    return .constraint(code: BuiltinCode.regex.rawValue, regex: regexPointers[source])
+                }
+                return .constraint(code: BuiltinCode.of(constraint).rawValue, regex: nil)
+            case .wildcard(let name):
+                names.append((name, position))
+                return .wildcard
+            case .partial(let pieces):
+                for case .parameter(let name, _) in pieces { names.append((name, -1)) }
+                let candidate = PartialTemplate(pieces, regexPointers: regexPointers)
+                let template = templates[candidate.key] ?? knownTemplates[candidate.key] ?? candidate
+                templates[candidate.key] = template
+                templateKeys.insert(template.key)
+                return .partial(UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque()))
+            }
+        }
+        let hostKey: [UInt8]
+        switch pattern.host {
+        case .any: hostKey = []
+        case .exact(let host), .suffix(let host): hostKey = Array(host.utf8)
+        }
+        let layout = try self.names.internLayout(names)
+        return TrieVariant(scheme: pattern.scheme.map { Array($0.utf8) }, hostRank: pattern.host.rank, hostKey: hostKey,
+                           segments: trieSegments, layout: layout, nameCount: UInt16(names.count),
+                           routeID: registration.id, sequence: sequence, priority: registration.priority,
+                           expansion: UInt16(expansion), payload: registration.payload, record: record)
+    }
+}

@@ -1,0 +1,161 @@
+/// The writer's list of registered routes: 24-byte records, every pattern's text in one shared
+/// buffer, the few routes with regexes, partial templates or several expansions described on
+/// the side, and an index by id. Priority, sequence and payload live in the routes' variants.
+/// Only the writer touches it, under the router's lock.
+struct RouteStore {
+    /// One registered route.
+    struct Record {
+        var id: UInt64
+        /// The pattern as registered, in ``RouteStore``'s text buffer.
+        var textOffset: UInt32
+        var textLength: UInt32
+        /// The first expansion's variant index; 0 (the variants' sentinel) marks a free record.
+        var firstVariant: UInt32
+        /// The next record with the same id, in registration order, or `UInt32.max`.
+        var nextWithSameID: UInt32
+    }
+
+    /// What only some routes have.
+    struct Extras {
+        /// Variant indexes of the expansions after the first.
+        var moreVariants: [UInt32] = []
+        /// Sources of the route's regex constraints, each once.
+        var regexSources: [String] = []
+        /// Keys of the route's partial-segment templates, each once.
+        var templateKeys: [[UInt8]] = []
+
+        var isEmpty: Bool { moreVariants.isEmpty && regexSources.isEmpty && templateKeys.isEmpty }
+    }
+
+    private(set) var records: [Record] = []
+    private var freeRecords: [UInt32] = []
+    private var text: [UInt8] = []
+    /// Bytes of `text` no record uses any more; the buffer is compacted when they dominate.
+    private var garbageText = 0
+    private var extras: [UInt32: Extras] = [:]
+    private var byID = RouteIDIndex()
+
+    /// Live records.
+    private(set) var count = 0
+
+    /// The index the `offset`-th route added from now on will get.
+    func peekIndex(offset: Int) -> UInt32 {
+        if offset < freeRecords.count { return freeRecords[freeRecords.count - 1 - offset] }
+        return UInt32(records.count + offset - freeRecords.count)
+    }
+
+    /// Makes room for `routes` more routes with `textBytes` bytes of patterns in all: exactly
+    /// for a first batch, geometrically afterwards so single additions stay amortized O(1).
+    mutating func reserve(routes: Int, textBytes: Int) {
+        let recordsNeeded = records.count + max(0, routes - freeRecords.count)
+        if recordsNeeded > records.capacity { records.reserveCapacity(max(recordsNeeded, records.capacity * 2)) }
+        let textNeeded = text.count + textBytes
+        if textNeeded > text.capacity { text.reserveCapacity(max(textNeeded, text.capacity * 2)) }
+    }
+
+    /// Records a route whose variants are in the tables; it gets ``peekIndex(offset:)`` 0.
+    mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, variants: ArraySlice<UInt32>,
+                      regexSources: [String], templateKeys: [[UInt8]]) {
+        precondition(text.count + pattern.count <= Int(UInt32.max), "more than 4 GiB of route patterns")
+        let record = Record(id: id, textOffset: UInt32(text.count), textLength: UInt32(pattern.count),
+                            firstVariant: variants.first!, nextWithSameID: .max)
+        text.append(contentsOf: pattern)
+        let index: UInt32
+        if let reused = freeRecords.popLast() {
+            index = reused
+            records[Int(index)] = record
+        } else {
+            index = UInt32(records.count)
+            records.append(record)
+        }
+        let more = Extras(moreVariants: Array(variants.dropFirst()), regexSources: regexSources, templateKeys: templateKeys)
+        if !more.isEmpty { extras[index] = more }
+        // Keep the chain in registration order: append at its tail.
+        if let first = firstRecord(withID: id) {
+            var last = first
+            while records[Int(last)].nextWithSameID != .max { last = records[Int(last)].nextWithSameID }
+            records[Int(last)].nextWithSameID = index
+        } else {
+            records.withUnsafeBufferPointer { records in byID.insert(index, id: id) { records[Int($0)].id } }
+        }
+        count += 1
+    }
+
+    /// Indexes of the records with `id`, in registration order.
+    func indexes(withID id: UInt64) -> [UInt32] {
+        var indexes: [UInt32] = []
+        var index = firstRecord(withID: id) ?? .max
+        while index != .max {
+            indexes.append(index)
+            index = records[Int(index)].nextWithSameID
+        }
+        return indexes
+    }
+
+    /// Forgets every record with `id`; returns them as they were.
+    mutating func removeAll(withID id: UInt64) -> [(record: Record, extras: Extras)] {
+        let indexes = self.indexes(withID: id)
+        guard !indexes.isEmpty else { return [] }
+        records.withUnsafeBufferPointer { records in byID.remove(id) { records[Int($0)].id } }
+        var removed: [(record: Record, extras: Extras)] = []
+        for index in indexes {
+            removed.append((records[Int(index)], extras.removeValue(forKey: index) ?? Extras()))
+            garbageText += Int(records[Int(index)].textLength)
+            records[Int(index)].firstVariant = 0
+            freeRecords.append(index)
+        }
+        count -= indexes.count
+        compactTextIfNeeded()
+        return removed
+    }
+
+    /// Every variant index of a record, in expansion order.
+    func variants(of index: UInt32) -> [UInt32] {
+        [records[Int(index)].firstVariant] + (extras[index]?.moreVariants ?? [])
+    }
+
+    /// The record's pattern as registered.
+    func pattern(of index: UInt32) -> String {
+        let record = records[Int(index)]
+        return text.withUnsafeBufferPointer { buffer in
+            String(decoding: buffer[Int(record.textOffset)..<Int(record.textOffset + record.textLength)], as: UTF8.self)
+        }
+    }
+
+    /// The lower-cased scheme of the record's pattern, `nil` for the global table.
+    func scheme(of index: UInt32) -> String? {
+        let record = records[Int(index)]
+        let start = Int(record.textOffset)
+        let end = start + Int(record.textLength)
+        // A registered pattern starts with '/', '(' or a valid "scheme://".
+        guard start < end, text[start] != UInt8(ascii: "/"), text[start] != UInt8(ascii: "(") else { return nil }
+        let colon = text[start..<end].firstIndex(of: UInt8(ascii: ":"))!
+        return String(decoding: text[start..<colon].map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Indexes of every live record, in index order.
+    var liveIndexes: [UInt32] {
+        records.indices.compactMap { records[$0].firstVariant == 0 ? nil : UInt32($0) }
+    }
+
+    // The index reads ids through a buffer pointer: a closure capturing `self` would share the
+    // index's storage and make every insertion copy it.
+    private func firstRecord(withID id: UInt64) -> UInt32? {
+        records.withUnsafeBufferPointer { records in byID.find(id) { records[Int($0)].id } }
+    }
+
+    /// Rewrites `text` without garbage once more than half of it is unused: O(live bytes), paid
+    /// for by the removals that made the garbage.
+    private mutating func compactTextIfNeeded() {
+        guard garbageText > 65536, garbageText * 2 > text.count else { return }
+        var fresh: [UInt8] = []
+        fresh.reserveCapacity(text.count - garbageText)
+        for index in records.indices where records[index].firstVariant != 0 {
+            let start = Int(records[index].textOffset)
+            records[index].textOffset = UInt32(fresh.count)
+            fresh.append(contentsOf: text[start..<(start + Int(records[index].textLength))])
+        }
+        text = fresh
+        garbageText = 0
+    }
+}

@@ -1,0 +1,20 @@
+/// Everything only the (single) writer of a ``RouterCore`` touches, under its lock.
+struct WriterState: ~Copyable {
+    /// The registered routes.
+    var routes = RouteStore()
+    /// Compiled regexes shared by every route using the same source, with their use counts.
+    var regexes: [String: (regex: CompiledRegex, uses: Int)] = [:]
+    /// Partial-segment templates shared by every route using the same shape, with their use counts.
+    var templates: [[UInt8]: (template: PartialTemplate, uses: Int)] = [:]
+    /// The next route's registration order.
+    var nextSequence: UInt64 = 1
+    /// Payloads of removed routes, released once no reader can hold them.
+    var reclaimer = PayloadReclaimer()
+    var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+
+    /// Releases what the last grace period freed; O(readers), never waits.
+    mutating func reclaimPayloads(router: UInt) {
+        guard let release = releasePayload else { return }
+        reclaimer.advance(router: router, release: release)
+    }
+}
