@@ -10,8 +10,9 @@
 /// stay valid until the next `match` or `next` on it.
 ///
 /// A matcher keeps the values of its last lookup's routes readable until its next `match`,
-/// ``clear()`` or deinitialization, so a router cannot release the values of routes removed
-/// meanwhile before then: call ``clear()`` on a matcher that is about to sit idle.
+/// ``clear()`` or deinitialization: if one of those routes is removed meanwhile, the router
+/// releases its value only after that. Values of other removed routes are not held back, unless
+/// the last lookup found more than four candidates; ``clear()`` lets go of everything.
 public final class Matcher<Value> {
     /// The router this matcher looks URLs up in.
     public let router: Router<Value>

@@ -165,7 +165,12 @@ final class RouterCore: @unchecked Sendable {
                 record: variant.pointee.record, slotStart: Int32(slotStart), parameterCount: Int32(count),
                 endsWithWildcard: variant.pointee.endsWithWildcard))
         }
-        scratch.slot.exit(holding: holdsPayloads && candidateCount > 0)
+        if holdsPayloads && candidateCount > 0 {
+            scratch.slot.list(count: candidateCount) { state.pointee.resolved[$0].payload }
+            scratch.slot.exit(holding: true)
+        } else {
+            scratch.slot.exit(holding: false)
+        }
         if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
         guard candidateCount > 0 else { return 1 }
         state.pointee.activate(0)

@@ -14,6 +14,8 @@ import Testing
         /// Set when the value is released.
         final class Flag: Sendable {
             let value = Atomic<Bool>(false)
+            /// True once the value is released.
+            var isReleased: Bool { value.load(ordering: .sequentiallyConsistent) }
         }
 
         init(_ flag: Flag) {
@@ -135,13 +137,62 @@ import Testing
             try router.add("/churn/\(index)", id: 10, value: Tracked(Tracked.Flag()))
             router.remove(id: 10)
         }
-        let wasReleased = released.value.load(ordering: .sequentiallyConsistent)
-        // Threads that used Router.match no longer pin anything (ReclamationTests); a Matcher that
-        // still holds a result pins the values removed since, until its next lookup or clear().
-        withKnownIssue("an idle Matcher holding a result pins values removed after it, until it drops the result") {
-            #expect(wasReleased)
-        }
+        #expect(released.isReleased)
+        #expect(idle.value != nil && idle.routeID == 1)
         withExtendedLifetime(idle) {}
+    }
+
+    /// The other side of the rule above: the value an idle Matcher still holds is kept until the
+    /// matcher moves on, while values removed around it are released.
+    @Test func valueHeldByAnIdleMatcherOutlivesItsRouteUntilTheNextLookup() throws {
+        let router = Router<Tracked>()
+        let idle = Matcher(router: router)
+        let held = Tracked.Flag()
+        try router.add("/held", id: 1, value: Tracked(held))
+        #expect(try idle.match("/held"))
+        #expect(router.remove(id: 1) == 1)
+        var others: [Tracked.Flag] = []
+        for index in 0..<4 {
+            let flag = Tracked.Flag()
+            others.append(flag)
+            try router.add("/churn/\(index)", id: 10, value: Tracked(flag))
+            router.remove(id: 10)
+        }
+        try router.add("/last", id: 11, value: Tracked(Tracked.Flag()))
+        #expect(!held.isReleased, "released while a matcher still returns it")
+        #expect(idle.value != nil && idle.routeID == 1)
+        #expect(others.allSatisfy { $0.isReleased })
+        // Once the matcher moves on, the next writes release the held value.
+        #expect(try !idle.match("/nothing"))
+        router.remove(id: 11)
+        try router.add("/again", id: 12, value: Tracked(Tracked.Flag()))
+        #expect(held.isReleased)
+    }
+
+    /// A matcher whose last lookup found more candidates than it can list holds back every value
+    /// removed meanwhile (it may return any of them) until it moves on; then all are released.
+    @Test func matcherWithManyCandidatesHoldsBackRemovalsUntilItMovesOn() throws {
+        let router = Router<Tracked>()
+        let idle = Matcher(router: router)
+        let patterns = ["/a/b", "/a/:x", "/:y/b", "/:y/:x", "/a/*", "/*"]
+        for (index, pattern) in patterns.enumerated() {
+            try router.add(pattern, id: UInt64(index), value: Tracked(Tracked.Flag()))
+        }
+        #expect(try idle.match("/a/b"))
+        let removed = Tracked.Flag()
+        try router.add("/gone", id: 20, value: Tracked(removed))
+        router.remove(id: 20)
+        for _ in 0..<3 {
+            try router.add("/churn", id: 21, value: Tracked(Tracked.Flag()))
+            router.remove(id: 21)
+        }
+        #expect(!removed.isReleased)
+        idle.clear()
+        for _ in 0..<3 {
+            try router.add("/churn", id: 21, value: Tracked(Tracked.Flag()))
+            router.remove(id: 21)
+        }
+        #expect(removed.isReleased)
     }
 
     /// fuzz-pattern: `http://ekp%2Ftki&oco/m/maam`. A host escape decoding to a delimiter

@@ -17,6 +17,10 @@ import Darwin
 /// a bit that is set while it still holds the payloads its last lookup returned. Only the owner
 /// writes the word; entering a lookup costs one sequentially consistent store to memory no other
 /// thread writes; there is no shared reference count and no lock on the lookup path.
+///
+/// A reader that keeps its results (a ``Matcher``) also lists the payloads it holds, up to
+/// ``heldCapacity`` of them, so that while it sits idle it holds back only those, not every
+/// payload removed after its lookup (hazard pointers, published once per lookup).
 final class ReaderSlot: Sendable {
     /// Set while the owner is inside a lookup.
     static let inLookup: UInt64 = 1
@@ -32,6 +36,17 @@ final class ReaderSlot: Sendable {
     let router = Atomic<UInt>(0)
     /// True while a ``MatchScratch`` owns the slot.
     let inUse = Atomic<Bool>(false)
+    /// How many payloads the owner listed with its last `holding` exit; more than
+    /// ``heldCapacity`` means too many to list (it may hold any payload of its router).
+    let heldCount = Atomic<Int>(0)
+    // The listed payloads (addresses). Four stored words rather than an array: one per
+    // candidate of the last lookup, and lookups rarely find more than four.
+    let held0 = Atomic<UInt>(0)
+    let held1 = Atomic<UInt>(0)
+    let held2 = Atomic<UInt>(0)
+    let held3 = Atomic<UInt>(0)
+    /// Payloads a slot can list.
+    static let heldCapacity = 4
     // Keeps neighbouring slots off this cache line.
     private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
 
@@ -53,6 +68,47 @@ final class ReaderSlot: Sendable {
     func exit(holding: Bool) {
         let value = state.load(ordering: .relaxed)
         state.store((value & ~3) | (holding ? Self.holding : 0), ordering: .releasing)
+    }
+
+    /// Lists the payloads the owner will hold after this lookup: `count` of them, the i-th given by
+    /// `payload(i)`. Called inside the lookup, before ``exit(holding:)`` with `holding` true.
+    /// Release stores: a writer that reads one of these words also sees the ``enter(router:)``
+    /// of the same lookup, so it can tell a list being rewritten from a settled one.
+    @inline(__always)
+    func list(count: Int, _ payload: (Int) -> UnsafeMutableRawPointer?) {
+        heldCount.store(count, ordering: .releasing)
+        guard count <= Self.heldCapacity else { return }
+        for index in 0..<count {
+            let address = UInt(bitPattern: payload(index))
+            switch index {
+            case 0: held0.store(address, ordering: .releasing)
+            case 1: held1.store(address, ordering: .releasing)
+            case 2: held2.store(address, ordering: .releasing)
+            default: held3.store(address, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Appends the payloads an idle holder listed to `held`, when the slot is still exactly in
+    /// the `holding` state `settled` (read just before) and listed few enough; `false` otherwise.
+    /// A seqlock read: the list is trusted only if the state did not move while it was read.
+    func readHeld(settled: UInt64, into held: inout [UInt]) -> Bool {
+        let count = heldCount.load(ordering: .acquiring)
+        guard count <= Self.heldCapacity else { return false }
+        let start = held.count
+        for index in 0..<count {
+            switch index {
+            case 0: held.append(held0.load(ordering: .acquiring))
+            case 1: held.append(held1.load(ordering: .acquiring))
+            case 2: held.append(held2.load(ordering: .acquiring))
+            default: held.append(held3.load(ordering: .acquiring))
+            }
+        }
+        guard state.load(ordering: .sequentiallyConsistent) == settled else {
+            held.removeSubrange(start...)
+            return false
+        }
+        return true
     }
 
     /// Declares the payloads of the last lookup unused from now on.
@@ -120,12 +176,18 @@ enum ReaderRegistry {
         }
     }
 
-    /// True when every reader in `holders` has dropped what it held then: it holds nothing now,
-    /// or it has started a newer lookup (which forgets the previous results), or was released.
-    static func haveDropped(_ holders: [(slot: ReaderSlot, seen: UInt64)]) -> Bool {
-        holders.allSatisfy { slot, seen in
+    /// Collects in `held` what the readers in `holders` may still use of what they held then.
+    /// A reader that has dropped it (it holds nothing now, started a newer lookup, which forgets
+    /// the previous results, or was released) adds nothing; an idle holder adds the payloads it
+    /// listed. Returns `false`, with `held` incomplete, when a reader is still inside the lookup
+    /// it was in or holds more payloads than it could list: it may hold any of them.
+    static func stillHeld(by holders: [(slot: ReaderSlot, seen: UInt64)], into held: inout [UInt]) -> Bool {
+        held.removeAll(keepingCapacity: true)
+        for (slot, seen) in holders {
             let now = slot.state.load(ordering: .sequentiallyConsistent)
-            return now & 3 == 0 || now & ~3 != seen & ~3
+            if now & 3 == 0 || now & ~3 != seen & ~3 { continue }
+            guard now & ReaderSlot.inLookup == 0, slot.readHeld(settled: now, into: &held) else { return false }
         }
+        return true
     }
 }

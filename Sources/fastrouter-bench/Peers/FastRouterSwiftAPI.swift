@@ -34,7 +34,7 @@ final class FastRouterSwiftAPI: Contender, @unchecked Sendable {
         urls = set.requests.map(\.url)
     }
 
-    func makeWorker() -> Worker { Worker(router: router, urls: urls) }
+    func makeWorker() -> Worker { Worker(router: router, urls: privateCopies(of: urls)) }
 
     struct Worker: LookupWorker {
         let router: Router<Int>
@@ -76,7 +76,7 @@ final class FastRouterMatcherAPI: Contender, @unchecked Sendable {
         urls = set.requests.map(\.url)
     }
 
-    func makeWorker() -> Worker { Worker(matcher: Matcher(router: router), urls: urls) }
+    func makeWorker() -> Worker { Worker(matcher: Matcher(router: router), urls: privateCopies(of: urls)) }
 
     struct Worker: LookupWorker {
         let matcher: Matcher<Int>
@@ -110,4 +110,11 @@ final class FastRouterMatcherAPI: Contender, @unchecked Sendable {
             }
         }
     }
+}
+
+/// Strings with storage of their own, for one worker thread: a server thread's URLs are its own,
+/// and two threads retaining the same string storage would measure a shared reference count
+/// instead of the router.
+func privateCopies(of urls: [String]) -> [String] {
+    urls.map { String(decoding: Array($0.utf8), as: UTF8.self) }
 }
