@@ -188,7 +188,7 @@ RELIABILITY_SWIFT_LIB = $(realpath $(dir $(realpath $(shell command -v $(SWIFT))
 ASAN_DIR := $(CURDIR)/.build-asan
 TSAN_DIR := $(CURDIR)/.build-tsan
 SOAK_DIR := $(CURDIR)/.build-soak
-CONCURRENCY_SUITES := ConcurrencyTests|ReDoSTests
+CONCURRENCY_SUITES := ConcurrencyTests|ReclamationTests|ReDoSTests
 TSAN_RUN_OPTIONS := halt_on_error=1 suppressions=$(CURDIR)/Tests/Fuzz/tsan-suppressions.txt
 # C programs linked straight to a sanitized libfastrouter.so: (1) label, (2) -fsanitize value,
 # (3) build directory, (4) programs, (5) environment, (6) arguments. The toolchain's TSan runtime
