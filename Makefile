@@ -129,11 +129,14 @@ bench-quick: deps
 #       Tests/perf/routesets/<set>.routes, warms up on <set>.urls, then does PERF_LOOKUPS lookups
 #       cycling through them; collection is on only inside that loop (--toggle-collect), and the
 #       figure printed per set is Ir / PERF_LOOKUPS. Deterministic: no timing.
+#       Then the same for the Swift value API: Tests/perf/swift_lookup_loop.swift, `Router.match`
+#       reading the value and every parameter, and its ratio to the C API (SPEC §6: at most 2x).
 # The library is measured through a copy without debug sections, since valgrind 3.19 can fail on
 # the DWARF that Swift emits. The route set files are written by scripts/embed-routesets.py.
 PERF_LOOKUPS ?= 200000
 PERF_SETS ?= github static
 PERF_DIR := $(CURDIR)/build/perf
+SWIFTC ?= $(dir $(realpath $(shell command -v $(SWIFT))))swiftc
 OBJCOPY ?= $(shell command -v objcopy 2>/dev/null || echo $(dir $(realpath $(shell command -v $(SWIFT))))llvm-objcopy)
 
 .PHONY: perf
@@ -143,16 +146,24 @@ perf: c-deps release-lib
 	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude Tests/perf/lookup_loop.c -o $(PERF_DIR)/lookup_loop \
 	    -L$(PERF_DIR)/lib -lfastrouter -Wl,-rpath,$(PERF_DIR)/lib -Wl,-rpath,$(SWIFT_RUNTIME_DIR)
-	@for set in $(PERF_SETS); do \
-	  out=$(PERF_DIR)/callgrind.$$set.out; \
-	  valgrind --tool=callgrind --collect-atstart=no --toggle-collect=perf_lookups \
-	    --callgrind-out-file=$$out --log-file=$(PERF_DIR)/valgrind.$$set.log \
-	    $(PERF_DIR)/lookup_loop Tests/perf/routesets/$$set.routes Tests/perf/routesets/$$set.urls \
-	    $(PERF_LOOKUPS) > $(PERF_DIR)/lookup_loop.$$set.txt || \
-	    { cat $(PERF_DIR)/valgrind.$$set.log >&2; echo "error: lookup_loop failed on the $$set set" >&2; exit 1; }; \
+	$(SWIFTC) -O -I "$(RELEASE_BIN)/Modules" -I Sources/CPCRE2 Tests/perf/swift_lookup_loop.swift \
+	    -o $(PERF_DIR)/swift_lookup_loop -L$(PERF_DIR)/lib -lfastrouter -Xlinker -rpath -Xlinker $(PERF_DIR)/lib
+	@count() { \
+	  out=$(PERF_DIR)/callgrind.$$1.$$2.out; \
+	  valgrind --tool=callgrind --collect-atstart=no --toggle-collect=$$3 \
+	    --callgrind-out-file=$$out --log-file=$(PERF_DIR)/valgrind.$$1.$$2.log \
+	    $(PERF_DIR)/$$2 Tests/perf/routesets/$$1.routes Tests/perf/routesets/$$1.urls \
+	    $(PERF_LOOKUPS) > $(PERF_DIR)/$$2.$$1.txt || \
+	    { cat $(PERF_DIR)/valgrind.$$1.$$2.log >&2; echo "error: $$2 failed on the $$1 set" >&2; return 1; }; \
 	  ir=$$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' $$out); \
-	  [ -n "$$ir" ] && [ "$$ir" -gt 0 ] || { echo "error: no instruction count in $$out" >&2; exit 1; }; \
-	  echo "$$set: $$(( ir / $(PERF_LOOKUPS) )) instructions/lookup"; \
+	  [ -n "$$ir" ] && [ "$$ir" -gt 0 ] || { echo "error: no instruction count in $$out" >&2; return 1; }; \
+	  echo $$(( ir / $(PERF_LOOKUPS) )); \
+	}; \
+	for set in $(PERF_SETS); do \
+	  c=$$(count $$set lookup_loop perf_lookups) || exit 1; \
+	  echo "$$set: $$c instructions/lookup"; \
+	  s=$$(count $$set swift_lookup_loop perfLookups) || exit 1; \
+	  echo "$$set, Swift Router.match: $$s instructions/lookup ($$(( s * 100 / c ))% of the C API)"; \
 	done
 # --- end perf section ------------------------------------------------------------------------
 

@@ -10,8 +10,13 @@ public struct Match<Value> {
     public let pattern: String
     /// Path parameters in pattern order, the wildcard, then the query pairs in URL order.
     public let parameters: Parameters
+    // No more stored properties: the fragment lives in the parameters' storage, so that a match
+    // of a word-sized value stays small enough to be copied and destroyed inline (a larger
+    // generic struct is destroyed through runtime type metadata, which cost more than the rest
+    // of `Router.match` outside the lookup).
+
     /// The raw fragment (after `#`, not decoded), or `nil` when the URL has none.
-    public let fragment: String?
+    @inlinable public var fragment: String? { parameters.fragment }
 
     /// Copies the current candidate of `scratch`. Inlinable so it is specialised for the caller's
     /// `Value`: unspecialised generic code would look up type metadata on every match.
@@ -23,7 +28,6 @@ public struct Match<Value> {
         }
         routeID = scratch.routeID
         parameters = Parameters(scratch)
-        fragment = scratch.fragment
     }
 }
 

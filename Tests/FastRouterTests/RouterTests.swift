@@ -20,6 +20,31 @@ import Testing
         #expect(try router.matches("/users/me").map(\.value) == ["me", "user"])
     }
 
+    /// The fragment shares the parameters' storage: it must come back whole next to parameters and
+    /// wildcard segments, and never count as a parameter.
+    @Test func fragmentParametersAndWildcardSegmentsKeepApart() throws {
+        let router = Router<Int>()
+        try router.add("/files/:owner/*path", value: 1)
+        try router.add("/plain", value: 2)
+        let full = try #require(try router.match("/files/ann/a/b%2Fc?q=1#sec%20tion"))
+        #expect(full.parameters.map(\.name) == ["owner", "path", "q"])
+        #expect(full.parameters.map(\.value) == ["ann", "a/b/c", "1"])
+        #expect(full.parameters.wildcardSegments == ["a", "b/c"])
+        #expect(full.fragment == "sec%20tion")
+        #expect(full.parameters.values("sec%20tion").isEmpty && full.parameters["sec%20tion"] == nil)
+        let noFragment = try #require(try router.match("/files/ann/a/b%2Fc?q=1"))
+        #expect(noFragment.fragment == nil)
+        #expect(noFragment.parameters == full.parameters, "the fragment is not a parameter")
+        #expect(try router.match("/files/ann/a/b%2Fc?q=1#")?.fragment == "")
+        let plain = try #require(try router.match("/plain#top"))
+        #expect(plain.parameters.isEmpty && plain.parameters.wildcardSegments.isEmpty && plain.fragment == "top")
+        #expect(try router.match("/plain")?.fragment == nil)
+        let built = Parameters([(name: "a", value: "1")], wildcardSegments: ["x", "y"])
+        #expect(built.count == 1 && built["a"] == "1" && built.wildcardSegments == ["x", "y"])
+        #expect(built != Parameters([(name: "a", value: "1")], wildcardSegments: ["x"]))
+        #expect(built != Parameters([(name: "a", value: "1"), (name: "x", value: "y")]))
+    }
+
     @Test func removalDropsEveryRouteWithTheID() throws {
         let router = Router<Int>()
         try router.add("/a", id: 7, value: 1)

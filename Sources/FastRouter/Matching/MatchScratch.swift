@@ -42,8 +42,6 @@ final class MatchScratch {
     var parameterCount: Int { state.pointee.parameterCount }
     /// The raw fragment when the last call matched and the URL has a `#`.
     var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
-    /// The raw fragment as a string, `nil` when the URL has none or nothing matched.
-    @usableFromInline var fragment: String? { fragmentBytes.map { String(decoding: $0, as: UTF8.self) } }
     /// The wildcard's segment range of the current candidate, `nil` when it has none.
     var wildcardRange: Range<Int>? { state.pointee.wildcardRange }
 
