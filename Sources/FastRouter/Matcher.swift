@@ -17,12 +17,18 @@ public final class Matcher<Value> {
     /// The router this matcher looks URLs up in.
     public let router: Router<Value>
     let scratch = MatchScratch()
+    /// The router's core, not retained (`router` keeps it alive): retaining it on every lookup
+    /// would make every thread's matcher write the same shared reference count.
+    private let core: Unmanaged<RouterCore>
     /// A private copy of the last URL given as a `String`, so byte views outlive the caller's string.
-    private var urlCopy = FlatBuffer<UInt8>(capacity: 256)
+    /// Unchecked: a matcher is used by one thread at a time, and the dynamic exclusivity check
+    /// cost more than the copy.
+    @exclusivity(unchecked) private var urlCopy = FlatBuffer<UInt8>(capacity: 256)
 
     /// A matcher for `router`.
     public init(router: Router<Value>) {
         self.router = router
+        core = Unmanaged.passUnretained(router.core)
     }
 
     deinit { urlCopy.deallocate() }
@@ -33,7 +39,8 @@ public final class Matcher<Value> {
         let status = withUTF8(url) { bytes -> Int32 in
             urlCopy.removeLast(urlCopy.count)
             urlCopy.append(contentsOf: bytes)
-            return router.core.match(url: UnsafeBufferPointer(start: urlCopy.base, count: urlCopy.count), into: scratch)
+            let url = UnsafeBufferPointer(start: urlCopy.base, count: urlCopy.count)
+            return core._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }
         }
         if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return status == 0
@@ -42,7 +49,7 @@ public final class Matcher<Value> {
     /// Looks up URL bytes the caller keeps unchanged while it reads the results.
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(utf8 url: UnsafeBufferPointer<UInt8>) throws(RouterError) -> Bool {
-        let status = router.core.match(url: url, into: scratch)
+        let status = core._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }
         if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return status == 0
     }
