@@ -76,6 +76,8 @@ public struct Parameters: RandomAccessCollection, Sendable, Equatable {
         stride(from: 0, to: 2 * pairCount, by: 2).filter { strings[$0] == name }.map { strings[$0 + 1] }
     }
 
+    /// Two parameter lists are equal when they hold the same (name, value) pairs in the same order
+    /// (the fragment is not a parameter and is not compared).
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
         // The fragment rides along in the storage but is not a parameter.
         let lhsEnd = 2 * lhs.pairCount + lhs.segmentCount, rhsEnd = 2 * rhs.pairCount + rhs.segmentCount

@@ -49,6 +49,8 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// One line: what went wrong, where (byte offset) and the detail, e.g.
+    /// `invalid pattern at offset 3: unbalanced '{': missing '}'`.
     public var description: String {
         "\(code.message) at offset \(offset): \(message)"
     }

@@ -20,6 +20,32 @@ import Testing
         #expect(try router.matches("/users/me").map(\.value) == ["me", "user"])
     }
 
+    /// `candidates(_:)` yields the same order as `matches(_:)`, one at a time, and keeps its
+    /// candidates readable (values included) even when the router changes mid-iteration.
+    @Test func candidatesAreLazyAndOrderedLikeMatches() throws {
+        let router = Router<String>()
+        try router.add("/users/:id", value: "user")
+        try router.add("/users/me", value: "me")
+        try router.add("/users/*rest", value: "rest")
+        try router.add("/users/{id:alpha}", priority: -1, value: "low")
+        #expect(try router.matches("/users/me").map(\.value) == ["me", "user", "rest", "low"])
+        #expect(Array(try router.candidates("/users/me")).map(\.value) == ["me", "user", "rest", "low"])
+
+        var iterator = try router.candidates("/users/me?x=1")
+        let first = iterator.next()
+        #expect(first?.value == "me" && first?.parameters["x"] == "1")
+        // Remove the next candidate after the lookup: the sequence answers from its own lookup.
+        #expect(router.remove(id: try #require(router.matches("/users/42").first?.routeID)) == 1)
+        let second = iterator.next()
+        #expect(second?.value == "user" && second?.parameters["id"] == "me")
+        #expect(iterator.next()?.value == "rest")
+        #expect(iterator.next()?.value == "low")
+        #expect(iterator.next() == nil && iterator.next() == nil)
+
+        #expect(Array(try router.candidates("/nothing")).isEmpty)
+        #expect(throws: RouterError.self) { _ = try router.candidates("/bad%zz") }
+    }
+
     /// The fragment shares the parameters' storage: it must come back whole next to parameters and
     /// wildcard segments, and never count as a parameter.
     @Test func fragmentParametersAndWildcardSegmentsKeepApart() throws {
