@@ -30,14 +30,20 @@ extension RouterCore {
     func add(_ registrations: [Registration]) throws(RouterError) {
         var parsed: [Pattern] = []
         parsed.reserveCapacity(registrations.count)
+        // Each distinct regex source is compiled once per batch (PCRE2 compilation and JIT cost
+        // far more than parsing the rest of a pattern).
+        var batchRegexes: [String: CompiledRegex] = [:]
         for registration in registrations {
             guard registration.id != UInt64.max else {
                 throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
             }
-            let pattern = registration.withPattern { bytes in
-                Result { () throws(RouterError) in try PatternParser.parse(bytes, webSchemes: options.webSchemes) }
-            }
-            parsed.append(try pattern.get())
+            let pattern = try registration.withPattern { bytes in
+                Result { () throws(RouterError) in
+                    try PatternParser.parse(bytes, webSchemes: options.webSchemes, knownRegexes: batchRegexes)
+                }
+            }.get()
+            for (source, regex) in pattern.regexes where batchRegexes[source] == nil { batchRegexes[source] = regex }
+            parsed.append(pattern)
         }
         try writer.withLock { (state) throws(RouterError) in
             // Per route: its regex sources and template keys (each once) and its number of expansions.

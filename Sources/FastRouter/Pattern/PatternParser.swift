@@ -27,11 +27,14 @@ enum PatternParser {
     /// - Throws: ``RouterError`` with code `.invalidPattern`, or `.invalidRegex` for a regex that
     ///   PCRE2 rejects, and the byte offset of the offending construct.
     /// - Complexity: O(pattern length) plus regex compilation and the 2^groups variants.
-    static func parse(_ pattern: UnsafeBufferPointer<UInt8>, webSchemes: Set<String>) throws(RouterError) -> Pattern {
+    ///   - knownRegexes: Regexes already compiled (by source), reused instead of compiled again:
+    ///     a batch of routes sharing a constraint compiles it once.
+    static func parse(_ pattern: UnsafeBufferPointer<UInt8>, webSchemes: Set<String>,
+                      knownRegexes: [String: CompiledRegex] = [:]) throws(RouterError) -> Pattern {
         guard pattern.count <= maxLength else {
             throw RouterError(.invalidPattern, offset: maxLength, "pattern is longer than \(maxLength) bytes")
         }
-        var reader = PatternReader(bytes: pattern)
+        var reader = PatternReader(bytes: pattern, knownRegexes: knownRegexes)
         return try reader.readPattern(webSchemes: webSchemes)
     }
 }
@@ -49,9 +52,12 @@ private struct PatternReader {
     var names: Set<String> = []
     /// Compiled regexes by source, so a source used twice compiles once.
     var regexes: [String: CompiledRegex] = [:]
+    /// Regexes compiled before this pattern (by the same batch), reused when a source recurs.
+    let knownRegexes: [String: CompiledRegex]
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, knownRegexes: [String: CompiledRegex]) {
         self.bytes = bytes
+        self.knownRegexes = knownRegexes
     }
 
     private var atEnd: Bool { position == bytes.count }
@@ -415,7 +421,11 @@ private struct PatternReader {
         let source = String(decoding: text.bytes, as: UTF8.self)
         if let builtin = Constraint(builtinName: source) { return builtin }
         if regexes[source] == nil {
-            regexes[source] = try CompiledRegex(source: source, patternOffset: start)
+            if let known = knownRegexes[source] {
+                regexes[source] = known
+            } else {
+                regexes[source] = try CompiledRegex(source: source, patternOffset: start)
+            }
         }
         return .regex(source)
     }
