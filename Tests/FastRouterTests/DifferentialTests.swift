@@ -30,11 +30,17 @@ import Testing
         var failures = 0
         var lookups = 0
         var skipped = 0
+        var partial = 0
+        var orderedByPartial = 0
+        var greedyChoice = 0
         for seed in seeds where failures < 4 {
             var scenario = DifferentialScenario(seed: seed, wide: wide)
             let outcome = scenario.run()
             lookups += outcome.lookups
             skipped += outcome.ambiguous
+            partial += outcome.partial
+            orderedByPartial += outcome.orderedByPartial
+            greedyChoice += outcome.greedyChoice
             if let report = outcome.failure {
                 failures += 1
                 Issue.record(Comment(rawValue: report))
@@ -43,6 +49,11 @@ import Testing
         #expect(lookups > 0)
         // Ambiguous lookups (see ReferenceMatcher.Lookup) must stay rare, or the suite checks little.
         #expect(skipped * 20 < lookups, "ambiguous lookups: \(skipped) of \(lookups)")
+        // Partial segments must be matched, ranked against other candidates and split by the greedy
+        // rule often enough (about 10%, 1.5% and 1% of lookups with the current generator).
+        #expect(partial * 20 > lookups, "lookups with a partial-segment candidate: \(partial) of \(lookups)")
+        #expect(orderedByPartial * 200 > lookups, "lookups ordered at a partial segment: \(orderedByPartial) of \(lookups)")
+        #expect(greedyChoice * 200 > lookups, "lookups with a greedy partial split: \(greedyChoice) of \(lookups)")
     }
 
     @Test func generatorIsDeterministic() {
@@ -73,7 +84,21 @@ struct DifferentialScenario {
         case literal(String)
         case parameter
         case constrained(String)
+        case partial([PartialPart])
         case wildcard
+    }
+
+    /// One piece of a partial segment: decoded text, or a placeholder with its constraint source.
+    enum PartialPart {
+        case text(String)
+        case placeholder(String?)
+    }
+
+    /// A partial segment's shape (no names yet) and the ways a pattern may write its text pieces.
+    struct PartialTemplate {
+        var parts: [PartialPart]
+        /// For each text part, in order, its spellings.
+        var forms: [[String]]
     }
 
     indirect enum Item {
@@ -100,12 +125,28 @@ struct DifferentialScenario {
     static let queryItems = ["k=v", "k=w", "flag", "=v", "", "a+b=c+d", "q=%2B", "p0=fromquery",
                              "rest=fromquery", "name=caf%C3%A9", "%6B=1", "e=", "x=1%262"]
     static let badPieces = ["%G1", "%4", "%00", "%C3%28", "%ED%A0%80", "%C0%AF", "%"]
+    /// Text of partial segments: letters and separators that also occur in the literals and
+    /// values above (`a:b`, `v1`, `3.5`, `-7`, `ab`, `users`), so partial segments, literals and
+    /// placeholders compete for the same URL segments. Each with the ways a pattern may write it.
+    static let partialTexts: [(text: String, forms: [String])] = [
+        ("a", ["a", "%61"]), ("b", ["b"]), ("c", ["c"]), ("v", ["v"]), ("V", ["V"]), ("us", ["us"]),
+        ("ab", ["ab"]), ("1", ["1"]), (".", [".", "%2E"]), ("-", ["-"]), ("@", ["@", "%40"]), (":", [":"]),
+        ("_", ["_"]), ("é", ["é", "%C3%A9"]), ("/", ["%2F"]), (" ", ["%20"]),
+    ]
+    /// Extra placeholder values for partial segments: with separators inside, so that the
+    /// greedy split has choices (`tar.gz`, `1.2`, `a-b`).
+    static let partialValues = [
+        "1", "2", "42", "-7", "a", "b", "c", "ab", "abc", "tar.gz", "a.b", "1.2", "1.5.2", "a-b", "v2", "x@y",
+        "é", "A", "Bc", "ff", "a:b", "a b", "x/y", ".", "-", "@", "a.", "ee", "0", "3.5",
+    ]
 
     let seed: UInt64
     let wide: Bool
     var rng: SplitMix64
     let options: RouterOptions
     var vocabulary: [(text: String, forms: [String])] = []
+    /// The partial segments of this seed: few, so routes share them and tie at the same depth.
+    var partialVocabulary: [PartialTemplate] = []
     var nameCounter = 0
 
     init(seed: UInt64, wide: Bool = false) {
@@ -136,11 +177,68 @@ struct DifferentialScenario {
         } else {
             for _ in 0..<(3 + rng.below(3)) { vocabulary.append(pool.remove(at: rng.below(pool.count))) }
         }
+        for _ in 0..<(2 + rng.below(wide ? 5 : 3)) { partialVocabulary.append(randomPartialTemplate()) }
+        // Literals that a partial segment of this seed also matches, so the two compete at one depth.
+        for template in partialVocabulary.prefix(2) where rng.chance(0.6) {
+            let word = partialSegment(template.parts)
+            vocabulary.append((word, [Self.patternLiteral(word)]))
+        }
+    }
+
+    /// How a pattern writes `text` as a literal: raw UTF-8, letters, digits and `-._~!$&'+,;=:@`
+    /// as they are, anything else percent-encoded, and a leading `:` too (it would start a parameter).
+    static func patternLiteral(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let raw = !scalar.isASCII || ReferenceMatcher.isAlpha(UInt8(scalar.value))
+                || ReferenceMatcher.isDigit(UInt8(scalar.value)) || "-._~!$&'+,;=:@".unicodeScalars.contains(scalar)
+            if raw && !(out.isEmpty && scalar == ":") {
+                out.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { out += "%" + String(byte / 16, radix: 16) + String(byte % 16, radix: 16) }
+            }
+        }
+        return out
+    }
+
+    /// A partial segment shape: one to three placeholders, plain or constrained, text between
+    /// them and at random before and after (at least one piece of text).
+    private mutating func randomPartialTemplate() -> PartialTemplate {
+        let count = rng.chance(0.4) ? 1 : (rng.chance(0.75) ? 2 : 3)
+        let prefix = rng.chance(0.5)
+        let suffix = rng.chance(0.5) || (count == 1 && !prefix)
+        var parts: [PartialPart] = []
+        var forms: [[String]] = []
+        func addText(_ rng: inout SplitMix64, first: Bool) {
+            var text = ""
+            var spelled: [String] = []
+            for _ in 0..<(rng.chance(0.7) ? 1 : 2) {
+                var piece = rng.pick(Self.partialTexts)
+                // A segment written as ":…" would be a colon parameter, not text.
+                while first && text.isEmpty && piece.text == ":" { piece = rng.pick(Self.partialTexts) }
+                text += piece.text
+                spelled = spelled.isEmpty ? piece.forms : spelled.flatMap { head in piece.forms.map { head + $0 } }
+            }
+            parts.append(.text(text))
+            forms.append(spelled)
+        }
+        if prefix { addText(&rng, first: true) }
+        for index in 0..<count {
+            if index > 0 { addText(&rng, first: false) }
+            parts.append(.placeholder(rng.chance(0.55) ? nil : rng.pick(Self.constraints)))
+        }
+        if suffix { addText(&rng, first: false) }
+        return PartialTemplate(parts: parts, forms: forms)
     }
 
     struct Outcome {
         var lookups = 0
         var ambiguous = 0
+        /// Lookups with a candidate that matched through a partial segment, with two candidates
+        /// told apart at a partial segment, and with a partial segment the greedy rule had to split.
+        var partial = 0
+        var orderedByPartial = 0
+        var greedyChoice = 0
         var failure: String?
     }
 
@@ -226,15 +324,39 @@ struct DifferentialScenario {
         nameCounter += 1
         let name = "p\(nameCounter)"
         switch rng.below(100) {
-        case ..<50:
+        case ..<40:
             let literal = rng.pick(vocabulary)
             return .piece(.literal(literal.text), rng.pick(literal.forms))
-        case ..<67:
+        case ..<54:
             return .piece(.parameter, rng.chance(0.7) ? ":\(name)" : "{\(name)}")
-        default:
+        case ..<75:
             let constraint = rng.pick(Self.constraints)
             return .piece(.constrained(constraint), "{\(name):\(constraint)}")
+        default:
+            return randomPartial()
         }
+    }
+
+    /// A partial segment of this seed's vocabulary, with fresh placeholder names and one of the
+    /// spellings of each text piece.
+    private mutating func randomPartial() -> Item {
+        let template = rng.pick(partialVocabulary)
+        var written = ""
+        var textIndex = 0
+        var named = false
+        for part in template.parts {
+            switch part {
+            case .text:
+                written += rng.pick(template.forms[textIndex])
+                textIndex += 1
+            case .placeholder(let constraint):
+                // The first takes the name `randomPiece` counted; later ones count on, so names stay unique.
+                if named { nameCounter += 1 }
+                named = true
+                written += "{p\(nameCounter)" + (constraint.map { ":" + $0 } ?? "") + "}"
+            }
+        }
+        return .piece(.partial(template.parts), written)
     }
 
     private func render(_ items: [Item]) -> String {
@@ -275,6 +397,8 @@ struct DifferentialScenario {
                 case .constrained(let source):
                     let fitting = Self.values.filter { ReferenceMatcher.accepts(source, Array($0.utf8)) }
                     segments.append(!fitting.isEmpty && rng.chance(0.75) ? rng.pick(fitting) : rng.pick(Self.values))
+                case .partial(let parts):
+                    segments.append(rng.chance(0.85) ? partialSegment(parts) : randomSegment())
                 case .wildcard:
                     for _ in 0..<rng.below(4) { segments.append(randomSegment()) }
                 }
@@ -339,7 +463,39 @@ struct DifferentialScenario {
     }
 
     private mutating func randomSegment() -> String {
-        rng.chance(0.5) ? rng.pick(vocabulary).text : rng.pick(Self.values)
+        switch rng.below(10) {
+        case ..<4: return rng.pick(vocabulary).text
+        case ..<8: return rng.pick(Self.values)
+        default: return partialSegment(rng.pick(partialVocabulary).parts)
+        }
+    }
+
+    /// A URL segment meant for a partial segment: its text (case flipped now and then) around
+    /// values that mostly fit each placeholder's constraint. Sometimes a value holds the text that
+    /// follows its placeholder, so the segment splits more than one way; sometimes it does not
+    /// fit, or is empty, to probe the boundaries.
+    private mutating func partialSegment(_ parts: [PartialPart]) -> String {
+        var segment = ""
+        for (index, part) in parts.enumerated() {
+            switch part {
+            case .text(let text):
+                segment += rng.chance(0.15) ? flipCase(text) : text
+            case .placeholder(let source):
+                let pool = Self.values + Self.partialValues
+                let fitting = source.map { source in pool.filter { ReferenceMatcher.accepts(source, Array($0.utf8)) } }
+                    ?? pool
+                let value = { (rng: inout SplitMix64) in fitting.isEmpty ? rng.pick(pool) : rng.pick(fitting) }
+                switch rng.below(20) {
+                case 0: break
+                case 1, 2: segment += rng.pick(pool)
+                case 3, 4, 5, 6:
+                    segment += value(&rng)
+                    if index + 1 < parts.count, case .text(let next) = parts[index + 1] { segment += next + value(&rng) }
+                default: segment += value(&rng)
+                }
+            }
+        }
+        return segment
     }
 
     private mutating func casedScheme(_ scheme: String) -> String {
@@ -491,6 +647,9 @@ struct DifferentialScenario {
             if case .failure(let error) = actual, error.code == .invalidURL { return nil }
             return "URL \(url.debugDescription): expected invalidURL, router gave \(describe(actual))"
         }
+        if expected.partialCandidates > 0 { outcome.partial += 1 }
+        if expected.orderedByPartial { outcome.orderedByPartial += 1 }
+        if expected.greedyChoice { outcome.greedyChoice += 1 }
         guard case .success(let found) = actual else {
             return "URL \(url.debugDescription): expected \(expected.candidates), router gave \(describe(actual))"
         }

@@ -5,9 +5,13 @@ import FastRouter
 /// It keeps routes in a plain array and, for every URL, tries every expansion of every route,
 /// then sorts the survivors with one comparator that spells out §3.1 and §3.6. It is slow on
 /// purpose and shares nothing with the library except `RouterOptions`: its URL splitter,
-/// percent-decoder, UTF-8 check, constraint checks and pattern reader are its own, and the
-/// pattern reader only knows the subset the differential generator writes (the four regex
-/// sources in ``regexAcceptors`` are the only regexes it understands).
+/// percent-decoder, UTF-8 check, constraint checks, partial-segment splitter and pattern reader
+/// are its own, and the pattern reader only knows the subset the differential generator writes
+/// (the four regex sources in ``regexAcceptors`` are the only regexes it understands).
+///
+/// Partial segments (`{name}.{ext}`, `v{major:int}`) follow the README: they rank between a
+/// literal and a constraint, each placeholder takes a non-empty value that its constraint (if
+/// any) accepts as a whole, and the split is greedy from the left (see ``bestSplit``).
 struct ReferenceMatcher {
     /// One (name, value) pair of a match.
     struct Pair: Hashable, CustomStringConvertible {
@@ -30,6 +34,13 @@ struct ReferenceMatcher {
         var candidates: [Candidate]
         var ambiguous: Bool
         var fragment: String?
+        /// Coverage, so the differential can check that it tests partial segments at all: how
+        /// many candidates matched a URL segment with a partial segment, whether two neighbours in
+        /// the order were told apart at a depth where one has a partial segment, and whether some
+        /// partial segment could split its URL segment in more than one way (the greedy rule chose).
+        var partialCandidates = 0
+        var orderedByPartial = false
+        var greedyChoice = false
     }
 
     enum AddOutcome: Equatable { case added, duplicate, unsupported(String) }
@@ -52,7 +63,15 @@ struct ReferenceMatcher {
         case literal([UInt8])
         case parameter(String)
         case constrained(String, String)
+        case partial([PartialPiece])
         case wildcard(String)
+    }
+
+    /// One piece of a partial segment: decoded text, or a `{name}` / `{name:constraint}`
+    /// placeholder (the constraint is its source text, `nil` when there is none).
+    enum PartialPiece: Hashable {
+        case text([UInt8])
+        case placeholder(String, String?)
     }
 
     /// What makes two routes duplicates (§3.6): parameter names do not count.
@@ -60,6 +79,8 @@ struct ReferenceMatcher {
         case literal([UInt8])
         case parameter
         case constrained(String)
+        /// Text and constraints; every placeholder name is blanked.
+        case partial([PartialPiece])
         case wildcard
     }
 
@@ -130,10 +151,17 @@ struct ReferenceMatcher {
             case .literal(let bytes): return .literal(bytes)
             case .parameter: return .parameter
             case .constrained(_, let source): return .constrained(source)
+            case .partial(let pieces): return .partial(pieces.map(Self.unnamed))
             case .wildcard: return .wildcard
             }
         }
         return DuplicateKey(table: entry.table, host: entry.host, priority: entry.priority, shapes: shapes)
+    }
+
+    /// A partial piece as it counts for duplicates: placeholder names do not.
+    private static func unnamed(_ piece: PartialPiece) -> PartialPiece {
+        if case .placeholder(_, let source) = piece { return .placeholder("", source) }
+        return piece
     }
 
     // MARK: pattern reading (generator subset)
@@ -224,20 +252,73 @@ struct ReferenceMatcher {
         return closing ? nil : items
     }
 
+    /// A whole segment: `:name`, `*name`, or text and `{…}` placeholders (one piece of text is a
+    /// literal, one placeholder a parameter or constraint, anything else a partial segment).
     private func parseSegment(_ text: [UInt8]) -> Segment? {
         let string = String(decoding: text, as: UTF8.self)
         if string.hasPrefix(":") { return .parameter(String(string.dropFirst())) }
         if string.hasPrefix("*") { return .wildcard(string == "*" ? "*" : String(string.dropFirst())) }
-        if string.hasPrefix("{") && string.hasSuffix("}") {
-            let inner = string.dropFirst().dropLast()
-            guard let colon = inner.firstIndex(of: ":") else { return .parameter(String(inner)) }
-            let name = String(inner[..<colon])
-            let source = String(inner[inner.index(after: colon)...])
-            guard Self.builtins.contains(source) || Self.regexAcceptors[source] != nil else { return nil }
-            return .constrained(name, source)
+        guard let pieces = parsePieces(text), let first = pieces.first else { return nil }
+        guard pieces.count == 1 else { return .partial(pieces) }
+        switch first {
+        case .text(let bytes): return .literal(bytes)
+        case .placeholder(let name, nil): return .parameter(name)
+        case .placeholder(let name, let source?): return .constrained(name, source)
         }
-        guard let decoded = Self.percentDecode(text[...], plusAsSpace: false) else { return nil }
-        return .literal(decoded)
+    }
+
+    /// Splits a segment's text into decoded text runs and `{…}` placeholders, in order. Two
+    /// placeholders with no text between them are refused, as the library refuses them.
+    private func parsePieces(_ text: [UInt8]) -> [PartialPiece]? {
+        var pieces: [PartialPiece] = []
+        var run: [UInt8] = []
+        var index = 0
+        while index < text.count {
+            guard text[index] == UInt8(ascii: "{") else {
+                run.append(text[index])
+                index += 1
+                continue
+            }
+            if !run.isEmpty {
+                guard let decoded = Self.percentDecode(run[...], plusAsSpace: false) else { return nil }
+                pieces.append(.text(decoded))
+                run = []
+            } else if case .placeholder? = pieces.last {
+                return nil
+            }
+            guard let close = Self.closingBrace(text, from: index),
+                  let placeholder = parsePlaceholder(Array(text[(index + 1)..<close])) else { return nil }
+            pieces.append(placeholder)
+            index = close + 1
+        }
+        if !run.isEmpty {
+            guard let decoded = Self.percentDecode(run[...], plusAsSpace: false) else { return nil }
+            pieces.append(.text(decoded))
+        }
+        return pieces
+    }
+
+    /// Index of the `}` closing the `{` at `open`, counting nested braces (`[0-9]{2}`).
+    private static func closingBrace(_ text: [UInt8], from open: Int) -> Int? {
+        var depth = 0
+        for index in open..<text.count {
+            if text[index] == UInt8(ascii: "{") { depth += 1 }
+            if text[index] == UInt8(ascii: "}") {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+        }
+        return nil
+    }
+
+    /// The inside of `{name}` or `{name:constraint}`; the constraint must be one the reference knows.
+    private func parsePlaceholder(_ inner: [UInt8]) -> PartialPiece? {
+        let string = String(decoding: inner, as: UTF8.self)
+        guard let colon = string.firstIndex(of: ":") else { return string.isEmpty ? nil : .placeholder(string, nil) }
+        let name = String(string[..<colon])
+        let source = String(string[string.index(after: colon)...])
+        guard !name.isEmpty, Self.builtins.contains(source) || Self.regexAcceptors[source] != nil else { return nil }
+        return .placeholder(name, source)
     }
 
     /// Every variant of an item list, groups in written order, "present" before "absent".
@@ -437,44 +518,49 @@ struct ReferenceMatcher {
     /// Every candidate for `url` in decline order, or `nil` when the URL is invalid.
     func matches(_ url: String) -> Lookup? {
         guard let parsed = parseURL(url) else { return nil }
-        var candidates: [Candidate] = []
-        var ambiguous = false
+        var result = Lookup(candidates: [], ambiguous: false, fragment: parsed.fragment)
         if let scheme = parsed.scheme {
-            let (own, ownAmbiguous) = lookup(table: scheme, parsed)
-            candidates += own
-            ambiguous = ambiguous || ownAmbiguous
-            if options.globalFallback {
-                let (global, globalAmbiguous) = lookup(table: nil, parsed)
-                candidates += global
-                ambiguous = ambiguous || globalAmbiguous
-            }
+            lookup(table: scheme, parsed, into: &result)
+            if options.globalFallback { lookup(table: nil, parsed, into: &result) }
         } else {
-            (candidates, ambiguous) = lookup(table: nil, parsed)
+            lookup(table: nil, parsed, into: &result)
         }
-        return Lookup(candidates: candidates, ambiguous: ambiguous, fragment: parsed.fragment)
+        return result
     }
 
-    private func lookup(table: String?, _ url: ParsedURL) -> ([Candidate], Bool) {
+    /// Appends the candidates of one table, best first, to `result`.
+    private func lookup(table: String?, _ url: ParsedURL, into result: inout Lookup) {
         var ranked: [Ranked] = []
         for entry in entries where entry.table == table {
             if table != nil, let host = url.webHost {
                 guard hostAccepts(entry.host, host) else { continue }
             }
             for (index, variant) in entry.variants.enumerated() {
-                guard let parameters = match(variant, url) else { continue }
+                guard let parameters = match(variant, url, greedyChoice: &result.greedyChoice) else { continue }
+                if variant.contains(where: Self.isPartial) { result.partialCandidates += 1 }
                 ranked.append(Ranked(candidate: Candidate(id: entry.id, parameters: parameters + url.query),
                                      priority: entry.priority, hostRank: entry.host.rank,
                                      ranks: ranks(variant), order: entry.order, variant: index))
             }
         }
         ranked.sort(by: Self.precedes)
-        var ambiguous = false
         for i in ranked.indices {
             for j in ranked.indices where j > i {
-                if ranked[i].order == ranked[j].order && ranked[i].variant > ranked[j].variant { ambiguous = true }
+                if ranked[i].order == ranked[j].order && ranked[i].variant > ranked[j].variant { result.ambiguous = true }
             }
         }
-        return (ranked.map(\.candidate), ambiguous)
+        for (a, b) in zip(ranked, ranked.dropFirst()) where a.priority == b.priority && a.hostRank == b.hostRank {
+            if let depth = a.ranks.indices.first(where: { $0 < b.ranks.count && a.ranks[$0] != b.ranks[$0] }),
+               a.ranks[depth] == Self.partialRank || b.ranks[depth] == Self.partialRank {
+                result.orderedByPartial = true
+            }
+        }
+        result.candidates += ranked.map(\.candidate)
+    }
+
+    private static func isPartial(_ segment: Segment) -> Bool {
+        if case .partial = segment { return true }
+        return false
     }
 
     /// §3.1 and §3.6: priority, host, path specificity from the left, registration, expansion.
@@ -486,13 +572,18 @@ struct ReferenceMatcher {
         return a.variant < b.variant
     }
 
-    /// Literal 4 > constraint 3 > placeholder 2, then the way the route ends: at the URL's end (1)
-    /// beats a wildcard (0), so an exact end outranks a wildcard that matched zero segments.
+    /// The rank of a partial segment in ``ranks(_:)``.
+    private static let partialRank = 4
+
+    /// Literal 5 > partial segment 4 > constraint 3 > placeholder 2 (README, matching rules), then
+    /// the way the route ends: at the URL's end (1) beats a wildcard (0), so an exact end outranks
+    /// a wildcard that matched zero segments. Two partial segments rank alike, whatever their text.
     private func ranks(_ variant: [Segment]) -> [Int] {
         var result: [Int] = []
         for segment in variant {
             switch segment {
-            case .literal: result.append(4)
+            case .literal: result.append(5)
+            case .partial: result.append(Self.partialRank)
             case .constrained: result.append(3)
             case .parameter: result.append(2)
             case .wildcard: result.append(0); return result
@@ -510,7 +601,9 @@ struct ReferenceMatcher {
         }
     }
 
-    private func match(_ variant: [Segment], _ url: ParsedURL) -> [Pair]? {
+    /// The parameters of `variant` for `url`, or `nil` when it does not match. Sets `greedyChoice`
+    /// when a partial segment could split its URL segment in more than one way.
+    private func match(_ variant: [Segment], _ url: ParsedURL, greedyChoice: inout Bool) -> [Pair]? {
         var pairs: [Pair] = []
         var position = 0
         for segment in variant {
@@ -521,21 +614,70 @@ struct ReferenceMatcher {
             }
             guard position < url.segments.count else { return nil }
             let value = url.segments[position]
+            // A custom scheme's host segment compares its literal text case-insensitively.
+            let folded = options.caseInsensitivePaths || (position == 0 && url.hostIsSegment)
             switch segment {
             case .literal(let literal):
-                let folded = options.caseInsensitivePaths || (position == 0 && url.hostIsSegment)
                 guard folded ? equalFoldingASCII(literal, value) : literal == value else { return nil }
             case .parameter(let name):
                 pairs.append(Pair(name: name, value: String(decoding: value, as: UTF8.self)))
             case .constrained(let name, let source):
                 guard Self.accepts(source, value) else { return nil }
                 pairs.append(Pair(name: name, value: String(decoding: value, as: UTF8.self)))
+            case .partial(let pieces):
+                guard let split = Self.bestSplit(pieces, value, folded: folded) else { return nil }
+                if Self.allSplits(pieces[...], value[...], folded: folded).count > 1 { greedyChoice = true }
+                pairs += split
             case .wildcard:
                 break
             }
             position += 1
         }
         return position == url.segments.count ? pairs : nil
+    }
+
+    // MARK: partial segments (README), by hand
+
+    /// The (name, value) pairs of the placeholders of a partial segment matching `segment`, or
+    /// `nil`. Of every way to split the segment, the README's "greedy from the left" picks the one
+    /// whose first placeholder is longest, then the second, and so on: the greatest list of value
+    /// lengths in lexicographic order (`{name}.{ext}` on `archive.tar.gz` gives `archive.tar`, `gz`).
+    static func bestSplit(_ pieces: [PartialPiece], _ segment: [UInt8], folded: Bool) -> [Pair]? {
+        let splits = allSplits(pieces[...], segment[...], folded: folded)
+        guard let best = splits.max(by: { $0.map(\.count).lexicographicallyPrecedes($1.map(\.count)) }) else {
+            return nil
+        }
+        let names = pieces.compactMap { piece -> String? in
+            if case .placeholder(let name, _) = piece { return name }
+            return nil
+        }
+        return zip(names, best).map { Pair(name: $0, value: String(decoding: $1, as: UTF8.self)) }
+    }
+
+    /// Every way `pieces` spell exactly `segment`, each as the list of placeholder values: text
+    /// must appear as written (ASCII case folded when `folded`), a placeholder takes one or more
+    /// bytes that its constraint, if any, accepts as a whole. Tries every split point.
+    static func allSplits(_ pieces: ArraySlice<PartialPiece>, _ segment: ArraySlice<UInt8>,
+                          folded: Bool) -> [[ArraySlice<UInt8>]] {
+        guard let first = pieces.first else { return segment.isEmpty ? [[]] : [] }
+        let rest = pieces.dropFirst()
+        switch first {
+        case .text(let text):
+            let head = segment.prefix(text.count)
+            let same = folded ? head.map(foldASCII) == text.map(foldASCII) : Array(head) == text
+            guard head.count == text.count, same else { return [] }
+            return allSplits(rest, segment.dropFirst(text.count), folded: folded)
+        case .placeholder(_, let source):
+            var splits: [[ArraySlice<UInt8>]] = []
+            for length in stride(from: 1, through: segment.count, by: 1) {
+                let value = segment.prefix(length)
+                if let source, !accepts(source, Array(value)) { continue }
+                for tail in allSplits(rest, segment.dropFirst(length), folded: folded) {
+                    splits.append([value] + tail)
+                }
+            }
+            return splits
+        }
     }
 
     // MARK: constraints (§3.6), by hand

@@ -460,13 +460,23 @@ private struct PatternReader {
 /// Bytes decoded from pattern text, each remembering the offset of the input that produced it,
 /// so UTF-8 and NUL errors point at what the user wrote (the `%` of an escape).
 private struct DecodedText {
-    var bytes: [UInt8] = []
-    var offsets: [Int] = []
+    private(set) var bytes: [UInt8] = []
+    /// Input offset of each byte, kept only once they stop being consecutive (after an escape):
+    /// until then byte `i` came from `firstOffset + i`, and most literals never need the array.
+    private var offsets: [Int]?
+    private var firstOffset = 0
 
     mutating func append(_ byte: UInt8, from offset: Int) {
+        if bytes.isEmpty { firstOffset = offset }
+        if offsets == nil && offset != firstOffset + bytes.count {
+            offsets = Array(firstOffset..<(firstOffset + bytes.count))
+        }
         bytes.append(byte)
-        offsets.append(offset)
+        offsets?.append(offset)
     }
+
+    /// Input offset of decoded byte `index`.
+    private func offset(of index: Int) -> Int { offsets?[index] ?? firstOffset + index }
 
     /// Decodes `%XX` at `offset`; rejects a malformed escape and `%00`.
     mutating func append(percentEscapeAt offset: Int, in input: UnsafeBufferPointer<UInt8>) throws(RouterError) {
@@ -482,7 +492,7 @@ private struct DecodedText {
     /// Requires well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
     func validate() throws(RouterError) {
         if let bad = UTF8Validation.firstInvalidIndex(bytes) {
-            throw RouterError(.invalidPattern, offset: offsets[bad], "invalid UTF-8 in pattern")
+            throw RouterError(.invalidPattern, offset: offset(of: bad), "invalid UTF-8 in pattern")
         }
     }
 }
