@@ -5,6 +5,11 @@ enum PathNode: Equatable {
     case segment(Segment, offset: Int)
     /// An optional group `( … )` whose `(` is at `offset`.
     case group([PathNode], offset: Int)
+
+    var isGroup: Bool {
+        if case .group = self { return true }
+        return false
+    }
 }
 
 /// Turns optional groups into the list of concrete segment sequences a pattern stands for.
@@ -24,6 +29,14 @@ enum PatternExpansion {
     ///   follows with another segment (`/*/a`, `/a(/*)(/b)`).
     /// - Complexity: O(2^groups × segments), allocating the variants.
     static func variants(of nodes: [PathNode]) throws(RouterError) -> [[Segment]] {
+        if !nodes.contains(where: \.isGroup) {
+            // Most patterns have no group: one variant, the segments as written. The parser has
+            // already refused a segment after a wildcard of the same level.
+            var segments: [Segment] = []
+            segments.reserveCapacity(nodes.count)
+            for case .segment(let segment, _) in nodes { segments.append(segment) }
+            return [segments]
+        }
         let placed = expand(nodes)
         for variant in placed {
             for (index, entry) in variant.enumerated() where index < variant.count - 1 {

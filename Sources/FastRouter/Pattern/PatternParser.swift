@@ -167,6 +167,7 @@ private struct PatternReader {
     /// Reads `"/" segment` and groups until the end of input, or until the `)` closing the current group.
     private mutating func readItems(inGroup: Bool) throws(RouterError) -> [PathNode] {
         var nodes: [PathNode] = []
+        nodes.reserveCapacity(8)
         while let current = byte(at: position) {
             switch current {
             case UInt8(ascii: "/"):
@@ -286,11 +287,11 @@ private struct PatternReader {
         }
         if !text.bytes.isEmpty {
             try text.validate()
+            // Most segments are plain literals: no pieces to collect.
+            if pieces.isEmpty { return .literal(text.bytes) }
             pieces.append(.text(text.bytes))
         }
         switch pieces.first {
-        case .text(let bytes)? where pieces.count == 1:
-            return .literal(bytes)
         case .parameter(let name, nil)? where pieces.count == 1:
             return .parameter(name: name)
         case .parameter(let name, let constraint?)? where pieces.count == 1:

@@ -58,15 +58,25 @@ enum NameTable {
         ///   then nothing is interned.
         func internLayout(_ parameters: [(name: String, segment: Int32)]) throws(RouterError) -> UnsafePointer<LayoutEntry> {
             try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
-                var fresh = Set<String>()
-                for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
-                guard state.names.count + fresh.count <= capacity else {
+                // Counted first so that a failure interns nothing; a Set only when some name is new.
+                var freshCount = 0
+                if parameters.contains(where: { state.ids[$0.name] == nil }) {
+                    var fresh = Set<String>()
+                    for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
+                    freshCount = fresh.count
+                }
+                guard state.names.count + freshCount <= capacity else {
                     throw RouterError(.outOfMemory, offset: 0,
                                       "too many distinct parameter names: the process-wide limit is \(capacity) and "
                                         + "names are never freed; reuse parameter names across routes")
                 }
                 let ids = parameters.map { Self.intern($0.name, &state) }
-                let key = zip(ids, parameters).flatMap { [Int64($0), Int64($1.segment)] }
+                var key: [Int64] = []
+                key.reserveCapacity(2 * ids.count)
+                for (id, parameter) in zip(ids, parameters) {
+                    key.append(Int64(id))
+                    key.append(Int64(parameter.segment))
+                }
                 if let existing = state.layouts[key] { return existing }
                 let storage = UnsafeMutablePointer<LayoutEntry>.allocate(capacity: max(parameters.count, 1))
                 for (index, id) in ids.enumerated() {
