@@ -121,6 +121,15 @@ bench: bench-deps
 bench-quick: deps
 	$(SWIFT) build --product fastrouter-bench
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick
+	@# The lint subcommand as a user runs it: a clean file exits 0; Tests/lint/problems.routes
+	@# must exit 1 with its three errors and two warnings (duplicate, shadowed, ambiguous).
+	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" lint examples/c/routes.txt
+	@out=$$("$$($(SWIFT) build --show-bin-path)/fastrouter-bench" lint Tests/lint/problems.routes); status=$$?; \
+	echo "$$out"; \
+	[ $$status -eq 1 ] && echo "$$out" | grep -q '^3 errors, 2 warnings$$' \
+	  && echo "$$out" | grep -q ':9: warning: route .* is never the first candidate' \
+	  && echo "$$out" | grep -q ':11: warning: routes .* have equal precedence' \
+	  || { echo "error: fastrouter-bench lint did not report Tests/lint/problems.routes as expected (exit $$status)" >&2; exit 1; }
 # --- end benchmark section -------------------------------------------------------------------
 
 # --- perf section ----------------------------------------------------------------------------
