@@ -26,72 +26,38 @@ extension RouterCore {
     }
 
     /// Registers routes all at once, or none of them when any fails.
+    ///
+    /// A large batch is parsed and inserted one route at a time into the side readers do not
+    /// use, so nothing proportional to the batch is held twice: a million routes never exist as
+    /// a million parsed patterns at once. Parsing happens under the writer lock; readers never
+    /// take it.
     /// - Complexity: O(total pattern length); one publication for the whole batch.
     func add(_ registrations: [Registration]) throws(RouterError) {
-        var parsed: [Pattern] = []
-        parsed.reserveCapacity(registrations.count)
-        // Each distinct regex source is compiled once per batch (PCRE2 compilation and JIT cost
-        // far more than parsing the rest of a pattern).
-        var batchRegexes: [String: CompiledRegex] = [:]
-        for registration in registrations {
-            guard registration.id != UInt64.max else {
-                throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
-            }
-            let pattern = try registration.withPattern { bytes in
-                Result { () throws(RouterError) in
-                    try PatternParser.parse(bytes, webSchemes: options.webSchemes, knownRegexes: batchRegexes)
-                }
-            }.get()
-            for (source, regex) in pattern.regexes where batchRegexes[source] == nil { batchRegexes[source] = regex }
-            parsed.append(pattern)
+        for registration in registrations where registration.id == UInt64.max {
+            throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
         }
         try writer.withLock { (state) throws(RouterError) in
-            // Per route: its regex sources and template keys (each once) and its number of expansions.
-            var extras: [(regexSources: [String], templateKeys: [[UInt8]], variantCount: Int)] = []
-            extras.reserveCapacity(registrations.count)
-            var variants: [TrieVariant] = []
-            variants.reserveCapacity(registrations.count)
-            var sequence = state.nextSequence
-            // One compiled regex per source and one template per partial shape, shared router-wide.
-            var sharedRegexes: [String: CompiledRegex] = [:]
-            var sharedTemplates: [[UInt8]: PartialTemplate] = [:]
-            let knownTemplates = state.templates.mapValues { $0.template }
-            for (registration, pattern) in zip(registrations, parsed) {
-                let recordIndex = state.routes.peekIndex(offset: extras.count)
-                var regexPointers: [String: UnsafeRawPointer] = [:]
-                for (source, compiled) in pattern.regexes {
-                    let shared = sharedRegexes[source] ?? state.regexes[source]?.regex ?? compiled
-                    sharedRegexes[source] = shared
-                    regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
-                }
-                var templateKeys = Set<[UInt8]>()
-                let firstVariant = variants.count
-                for (expansion, segments) in pattern.variants.enumerated() {
-                    variants.append(try makeVariant(pattern, segments, regexPointers, &sharedTemplates, &templateKeys,
-                                                knownTemplates, registration, sequence: sequence, expansion: expansion,
-                                                record: recordIndex))
-                }
-                extras.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count - firstVariant))
-                sequence += 1
-            }
+            var batch = BatchPreparation(firstSequence: state.nextSequence)
             let duplicate = RouterError(.duplicateRoute, offset: 0,
                                         "a route with the same table, host, priority and segments is already registered")
             var inserted: [UInt32] = []
-            if variants.count > 64 {
-                // A batch checks each variant against the side being built, which already holds the
+            inserted.reserveCapacity(registrations.count)
+            if registrations.count > 64 {
+                // Each variant is checked against the side being built, which already holds the
                 // batch's earlier variants; a failure restores that side from the published one.
-                inserted = try applyBatch { (side) throws(RouterError) -> [UInt32] in
-                    var indexes: [UInt32] = []
-                    indexes.reserveCapacity(variants.count)
-                    for variant in variants {
-                        if side.containsDuplicate(of: variant) { throw duplicate }
-                        indexes.append(side.insert(variant))
+                try applyBatch { (side) throws(RouterError) in
+                    for registration in registrations {
+                        for variant in try prepare(registration, &batch, state) {
+                            if side.containsDuplicate(of: variant) { throw duplicate }
+                            inserted.append(side.insert(variant))
+                        }
                     }
-                    return indexes
                 }
             } else {
                 // A few variants are checked before anything changes: against the published side
                 // and against each other.
+                var variants: [TrieVariant] = []
+                for registration in registrations { variants += try prepare(registration, &batch, state) }
                 let active = publishedSide
                 var shapes = Set<[UInt8]>()
                 for variant in variants where !shapes.insert(variant.shapeKey).inserted || active.containsDuplicate(of: variant) {
@@ -100,15 +66,15 @@ extension RouterCore {
                 apply { side in inserted = variants.map { side.insert($0) } }
             }
             // The batch has landed: record it.
-            state.nextSequence = sequence
-            for (source, regex) in sharedRegexes where state.regexes[source] == nil { state.regexes[source] = (regex, 0) }
-            for (key, template) in sharedTemplates where state.templates[key] == nil {
+            state.nextSequence = batch.sequence
+            for (source, regex) in batch.regexes where state.regexes[source] == nil { state.regexes[source] = (regex, 0) }
+            for (key, template) in batch.templates where state.templates[key] == nil {
                 state.templates[key] = (template, 0)
             }
             let textBytes = registrations.reduce(0) { $0 + ($1.text?.utf8.count ?? $1.bytes.count) }
             state.routes.reserve(routes: registrations.count, textBytes: textBytes)
             var cursor = 0
-            for (registration, route) in zip(registrations, extras) {
+            for (registration, route) in zip(registrations, batch.routes) {
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
                 let expansions = inserted[cursor..<(cursor + route.variantCount)]
@@ -123,9 +89,59 @@ extension RouterCore {
         }
     }
 
+    /// What a batch collects while its routes are prepared, before it lands.
+    private struct BatchPreparation {
+        /// Regexes the batch compiled, by source: each distinct source is compiled once per batch
+        /// (PCRE2 compilation and JIT cost far more than parsing the rest of a pattern), and the
+        /// router's own copy is used where it has one.
+        var regexes: [String: CompiledRegex] = [:]
+        /// Partial-segment templates the batch made, by key (the router's are used where they exist).
+        var templates: [[UInt8]: PartialTemplate] = [:]
+        /// Per route: its regex sources and template keys (each once) and its number of expansions.
+        var routes: [(regexSources: [String], templateKeys: [[UInt8]], variantCount: Int)] = []
+        /// Registration order of the next route.
+        var sequence: UInt64
+
+        init(firstSequence: UInt64) {
+            sequence = firstSequence
+        }
+    }
+
+    /// Parses one route and builds its variants (one per expansion), recording in `batch` what
+    /// the route shares with others.
+    private func prepare(_ registration: Registration, _ batch: inout BatchPreparation,
+                         _ state: borrowing WriterState) throws(RouterError) -> [TrieVariant] {
+        let pattern = try registration.withPattern { bytes in
+            Result { () throws(RouterError) in
+                try PatternParser.parse(bytes, webSchemes: options.webSchemes, knownRegexes: batch.regexes)
+            }
+        }.get()
+        let recordIndex = state.routes.peekIndex(offset: batch.routes.count)
+        var regexPointers: [String: UnsafeRawPointer] = [:]
+        for (source, compiled) in pattern.regexes {
+            let shared = state.regexes[source]?.regex ?? batch.regexes[source] ?? compiled
+            if state.regexes[source] == nil { batch.regexes[source] = shared }
+            regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
+        }
+        var templateKeys = Set<[UInt8]>()
+        var variants: [TrieVariant] = []
+        variants.reserveCapacity(pattern.variants.count)
+        for (expansion, segments) in pattern.variants.enumerated() {
+            variants.append(try makeVariant(pattern, segments, regexPointers, &batch.templates, state.templates,
+                                            &templateKeys, registration, sequence: batch.sequence,
+                                            expansion: expansion, record: recordIndex))
+        }
+        batch.routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count))
+        batch.sequence += 1
+        return variants
+    }
+
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
-                             _ templates: inout [[UInt8]: PartialTemplate], _ templateKeys: inout Set<[UInt8]>,
-                             _ knownTemplates: [[UInt8]: PartialTemplate], _ registration: Registration, sequence: UInt64, expansion: Int, record: UInt32) throws(RouterError) -> TrieVariant {
+                             _ templates: inout [[UInt8]: PartialTemplate],
+                             _ routerTemplates: [[UInt8]: (template: PartialTemplate, uses: Int)],
+                             _ templateKeys: inout Set<[UInt8]>,
+                             _ registration: Registration, sequence: UInt64, expansion: Int,
+                             record: UInt32) throws(RouterError) -> TrieVariant {
         var names: [(name: String, segment: Int32)] = []
         let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
             let position = Int32(index)
@@ -147,8 +163,8 @@ extension RouterCore {
             case .partial(let pieces):
                 for case .parameter(let name, _) in pieces { names.append((name, -1)) }
                 let candidate = PartialTemplate(pieces, regexPointers: regexPointers)
-                let template = templates[candidate.key] ?? knownTemplates[candidate.key] ?? candidate
-                templates[candidate.key] = template
+                let template = routerTemplates[candidate.key]?.template ?? templates[candidate.key] ?? candidate
+                if routerTemplates[candidate.key] == nil { templates[candidate.key] = template }
                 templateKeys.insert(template.key)
                 return .partial(UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque()))
             }
