@@ -1,86 +1,234 @@
 /// The ordered (name, value) pairs of a match: path parameters in pattern order, the wildcard,
 /// then query parameters in URL order. Repeated names are all kept; looking a name up returns
 /// the first pair, so a path value wins over a query value of the same name.
-public struct Parameters: RandomAccessCollection, Sendable, Equatable {
+///
+/// The pairs are kept as UTF-8 bytes in one buffer, copied out of the lookup in one go, and a
+/// `String` is made only for what is read: a match whose parameters are never read, or read by
+/// name only, makes no string at all. Values are decoded and valid UTF-8 (the router rejects
+/// anything else), so making a string never repairs anything.
+public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable {
+    // @unchecked Sendable: the storage is written once, in `init`, and only read afterwards.
+
     /// A parameter: its name and decoded value.
     public typealias Element = (name: String, value: String)
 
     /// Names and values interleaved (name, value, name, ...), then the wildcard's segments, then
-    /// the match's fragment when it has one: one allocation per match that has any of them, none
-    /// otherwise. One reference and one word keep a `Match` within the size the compiler copies
-    /// and destroys inline; a larger one goes through runtime type metadata on every match.
-    private let strings: [String]
-    /// Number of pairs (low 32 bits), of wildcard segments (next 31) and whether the fragment
-    /// follows them (top bit).
-    private let shape: UInt64
-
-    private var pairCount: Int { Int(truncatingIfNeeded: shape & 0xFFFF_FFFF) }
-    private var segmentCount: Int { Int(truncatingIfNeeded: (shape >> 32) & 0x7FFF_FFFF) }
-    private static let hasFragment: UInt64 = 1 << 63
+    /// the match's fragment when it has one; `nil` when there is none of them. One reference
+    /// keeps a `Match` small enough for the compiler to copy and destroy inline (a larger generic
+    /// struct goes through runtime type metadata on every match).
+    private let storage: ParameterStorage?
 
     /// The decoded segments the wildcard matched (empty when it matched none or there is none).
-    public var wildcardSegments: [String] { Array(strings[(2 * pairCount)..<(2 * pairCount + segmentCount)]) }
+    public var wildcardSegments: [String] {
+        guard let storage else { return [] }
+        let first = 2 * storage.pairCount
+        return (first..<(first + storage.segmentCount)).map(storage.string)
+    }
 
     /// The raw fragment of the match these parameters came from, if it had one.
-    @usableFromInline var fragment: String? { shape & Self.hasFragment != 0 ? strings.last : nil }
+    @usableFromInline var fragment: String? {
+        guard let storage, storage.hasFragment else { return nil }
+        return storage.string(storage.stringCount - 1)
+    }
 
     /// Parameters from explicit pairs (for tests and handlers that build their own).
     public init(_ pairs: [(name: String, value: String)], wildcardSegments: [String] = []) {
-        strings = pairs.flatMap { [$0.name, $0.value] } + wildcardSegments
-        shape = UInt64(pairs.count) | UInt64(wildcardSegments.count) << 32
+        let strings = pairs.flatMap { [$0.name, $0.value] } + wildcardSegments
+        guard !strings.isEmpty else {
+            storage = nil
+            return
+        }
+        let storage = ParameterStorage.make(pairCount: pairs.count, segmentCount: wildcardSegments.count,
+                                            hasFragment: false, stringCount: strings.count,
+                                            byteCount: strings.reduce(0) { $0 + $1.utf8.count })
+        var writer = storage.writer
+        for var string in strings {
+            string.withUTF8 { writer.append($0.baseAddress, $0.count, interned: nil) }
+        }
+        writer.finish()
+        self.storage = storage
     }
 
+    /// Copies the current candidate's parameters, wildcard segments and fragment out of `scratch`.
     @usableFromInline
     init(_ scratch: MatchScratch) {
-        let count = scratch.parameterCount
-        let wildcard = scratch.wildcardRange ?? 0..<0
-        let fragment = scratch.fragmentBytes
-        let total = 2 * count + wildcard.count + (fragment == nil ? 0 : 1)
-        var strings: [String] = []
-        if total > 0 {
-            // Not Array(unsafeUninitializedCapacity:): it is not specialised here and looks up the
-            // array's type metadata on every call, which costs more than the appends.
-            strings.reserveCapacity(total)
-            for index in 0..<count {
-                let (name, value) = scratch.parameterStrings(at: index)
-                strings.append(name)
-                strings.append(value)
-            }
-            for index in wildcard { strings.append(String(decoding: scratch.segment(index), as: UTF8.self)) }
-            if let fragment { strings.append(String(decoding: fragment, as: UTF8.self)) }
+        let state = scratch.state
+        let count = state.pointee.parameterCount
+        let wildcard = state.pointee.wildcardRange ?? 0..<0
+        let fragment = state.pointee.fragmentBytes
+        let stringCount = 2 * count + wildcard.count + (fragment == nil ? 0 : 1)
+        guard stringCount > 0 else {
+            storage = nil
+            return
         }
-        self.strings = strings
-        shape = UInt64(count) | UInt64(wildcard.count) << 32 | (fragment == nil ? 0 : Self.hasFragment)
+        let parameters = state.pointee.parameters.base
+        var byteCount = fragment?.count ?? 0
+        for index in 0..<count { byteCount += parameters[index].nameLength + parameters[index].valueLength }
+        for index in wildcard { byteCount += state.pointee.segmentLengths[index] }
+        let storage = ParameterStorage.make(pairCount: count, segmentCount: wildcard.count,
+                                            hasFragment: fragment != nil, stringCount: stringCount, byteCount: byteCount)
+        var writer = storage.writer
+        for index in 0..<count {
+            let parameter = parameters[index]
+            writer.append(parameter.name, parameter.nameLength, interned: parameter.nameString)
+            writer.append(parameter.value, parameter.valueLength, interned: nil)
+        }
+        for index in wildcard {
+            writer.append(state.pointee.segmentStarts[index], state.pointee.segmentLengths[index], interned: nil)
+        }
+        if let fragment { writer.append(fragment.baseAddress, fragment.count, interned: nil) }
+        writer.finish()
+        self.storage = storage
     }
 
     /// The first position.
     public var startIndex: Int { 0 }
     /// One past the last position.
-    public var endIndex: Int { pairCount }
+    public var endIndex: Int { storage?.pairCount ?? 0 }
 
     /// The pair at `position`.
-    public subscript(position: Int) -> Element { (strings[2 * position], strings[2 * position + 1]) }
+    public subscript(position: Int) -> Element {
+        precondition(position >= 0 && position < endIndex, "Parameters index out of range")
+        let storage = storage.unsafelyUnwrapped
+        return (storage.name(position), storage.string(2 * position + 1))
+    }
 
     /// The value of the first parameter named `name`, or `nil`.
     public subscript(_ name: String) -> String? {
-        var index = 0
-        while index < 2 * pairCount {
-            if strings[index] == name { return strings[index + 1] }
-            index += 2
+        guard let storage else { return nil }
+        var name = name
+        return name.withUTF8 { name in
+            for pair in 0..<storage.pairCount where storage.equals(2 * pair, name) {
+                return storage.string(2 * pair + 1)
+            }
+            return nil
         }
-        return nil
     }
 
     /// Every value of the parameters named `name`, in order.
     public func values(_ name: String) -> [String] {
-        stride(from: 0, to: 2 * pairCount, by: 2).filter { strings[$0] == name }.map { strings[$0 + 1] }
+        guard let storage else { return [] }
+        var name = name
+        return name.withUTF8 { name in
+            (0..<storage.pairCount).filter { storage.equals(2 * $0, name) }.map { storage.string(2 * $0 + 1) }
+        }
     }
 
     /// Two parameter lists are equal when they hold the same (name, value) pairs in the same order
-    /// (the fragment is not a parameter and is not compared).
+    /// and the same wildcard segments (the fragment is not a parameter and is not compared).
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
-        // The fragment rides along in the storage but is not a parameter.
-        let lhsEnd = 2 * lhs.pairCount + lhs.segmentCount, rhsEnd = 2 * rhs.pairCount + rhs.segmentCount
-        return lhs.pairCount == rhs.pairCount && lhs.strings[..<lhsEnd] == rhs.strings[..<rhsEnd]
+        let left = lhs.storage, right = rhs.storage
+        guard (left?.pairCount ?? 0) == (right?.pairCount ?? 0),
+              (left?.segmentCount ?? 0) == (right?.segmentCount ?? 0) else { return false }
+        guard let left, let right else { return true }
+        return (0..<(2 * left.pairCount + left.segmentCount)).allSatisfy { left.equals($0, right.bytes($0)) }
     }
 }
+
+/// The bytes behind ``Parameters``, in one allocation: the counts in the header, then the
+/// boundaries of every string, then the interned name of each pair (when it has one), then
+/// their UTF-8 bytes back to back.
+final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
+    struct Header {
+        let pairCount: Int
+        let segmentCount: Int
+        let hasFragment: Bool
+        let stringCount: Int
+    }
+
+    // Read through a pointer: `header` is a stored `var` of ManagedBuffer, and each access to it
+    // would cost a dynamic exclusivity check. The header never changes after `make`.
+    var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.pairCount } }
+    var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.segmentCount } }
+    var hasFragment: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasFragment } }
+    var stringCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.stringCount } }
+
+    /// Storage for `stringCount` strings of `byteCount` bytes in all, to be filled through
+    /// ``writer`` with exactly those strings, in order.
+    static func make(pairCount: Int, segmentCount: Int, hasFragment: Bool, stringCount: Int,
+                     byteCount: Int) -> ParameterStorage {
+        // `stringCount + 1` boundaries (string `i` is bytes `boundary[i]..<boundary[i + 1]`),
+        // `pairCount` interned names (0 for none), then the bytes.
+        let words = stringCount + 1 + pairCount + (byteCount + 7) / 8
+        let header = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
+                            stringCount: stringCount)
+        // `create` allocates an instance of the class it is called on, so the downcast holds.
+        return unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in header },
+                              to: ParameterStorage.self)
+    }
+
+    /// Fills a new storage, string by string.
+    struct Writer {
+        let boundaries: UnsafeMutablePointer<Int>
+        let names: UnsafeMutablePointer<Int>
+        let base: UnsafeMutablePointer<UInt8>
+        let pairCount: Int
+        let stringCount: Int
+        var index = 0
+        var offset = 0
+
+        /// Appends the next string; `interned` is the pair's name as an immortal string, when
+        /// the string is a name that has one.
+        @inline(__always)
+        mutating func append(_ start: UnsafePointer<UInt8>?, _ count: Int, interned: UnsafePointer<String>?) {
+            if index < 2 * pairCount && index & 1 == 0 { names[index >> 1] = Int(bitPattern: interned) }
+            boundaries[index] = offset
+            if let start, count > 0 { (base + offset).initialize(from: start, count: count) }
+            offset += count
+            index += 1
+        }
+
+        /// Closes the last string; every announced string must have been appended.
+        mutating func finish() {
+            precondition(index == stringCount, "ParameterStorage filled with fewer strings than announced")
+            boundaries[index] = offset
+        }
+    }
+
+    /// A writer for a storage just made; the storage must outlive it.
+    var writer: Writer {
+        withUnsafeMutablePointerToElements { boundaries in
+            let names = boundaries + stringCount + 1
+            return Writer(boundaries: boundaries, names: names,
+                          base: UnsafeMutableRawPointer(names + pairCount).assumingMemoryBound(to: UInt8.self),
+                          pairCount: pairCount, stringCount: stringCount)
+        }
+    }
+
+    /// The bytes of string `index`, valid while the storage lives.
+    @inline(__always)
+    func bytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        withUnsafeMutablePointerToElements { boundaries in
+            let base = UnsafeRawPointer(boundaries + stringCount + 1 + pairCount)
+                .assumingMemoryBound(to: UInt8.self)
+            return UnsafeBufferPointer(start: base + boundaries[index], count: boundaries[index + 1] - boundaries[index])
+        }
+    }
+
+    /// The name of pair `pair`: the interned string when it has one (path parameters), which
+    /// costs a copy instead of a decoding.
+    func name(_ pair: Int) -> String {
+        let interned = withUnsafeMutablePointerToElements { $0[stringCount + 1 + pair] }
+        if let name = UnsafePointer<String>(bitPattern: interned) { return name.pointee }
+        return string(2 * pair)
+    }
+
+    /// String `index`; the bytes are valid UTF-8, so nothing is repaired.
+    func string(_ index: Int) -> String { String(decoding: bytes(index), as: UTF8.self) }
+
+    /// Whether string `index` is exactly `other`.
+    @inline(__always)
+    func equals(_ index: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let mine = bytes(index)
+        guard mine.count == other.count else { return false }
+        return mine.isEmpty || memcmp(mine.baseAddress!, other.baseAddress!, mine.count) == 0
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

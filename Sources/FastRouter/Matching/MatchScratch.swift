@@ -65,6 +65,10 @@ final class MatchScratch {
                              as: UTF8.self))
     }
 
+    /// The interned name of the parameter at `index` (below ``parameterCount``): path parameters
+    /// have one, query keys do not.
+    func internedName(at index: Int) -> UnsafePointer<String>? { state.pointee.parameters[index].nameString }
+
     /// The decoded segment at `index`.
     func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { state.pointee.segment(index) }
 
@@ -164,6 +168,7 @@ struct ScratchState {
 
     var routeID: UInt64 { current >= 0 ? resolved[current].routeID : UInt64.max }
     var payload: UnsafeMutableRawPointer? { current >= 0 ? resolved[current].payload : nil }
+    @inline(__always)
     var parameterCount: Int { current >= 0 ? parameters.count : 0 }
 
     func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
@@ -185,11 +190,13 @@ struct ScratchState {
         return nil
     }
 
+    @inline(__always)
     var fragmentBytes: UnsafeBufferPointer<UInt8>? {
         guard current >= 0, let fragment else { return nil }
         return UnsafeBufferPointer(start: fragment, count: fragmentLength)
     }
 
+    @inline(__always)
     var wildcardRange: Range<Int>? {
         guard current >= 0, resolved[current].endsWithWildcard else { return nil }
         let candidate = resolved[current]
