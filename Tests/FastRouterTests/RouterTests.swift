@@ -69,6 +69,11 @@ import Testing
         #expect(built.count == 1 && built["a"] == "1" && built.wildcardSegments == ["x", "y"])
         #expect(built != Parameters([(name: "a", value: "1")], wildcardSegments: ["x"]))
         #expect(built != Parameters([(name: "a", value: "1"), (name: "x", value: "y")]))
+        // A match's parameters and the same pairs built by hand are equal: one layout for both.
+        #expect(full.parameters == Parameters([(name: "owner", value: "ann"), (name: "path", value: "a/b/c"),
+                                                (name: "q", value: "1")], wildcardSegments: ["a", "b/c"]))
+        #expect(full.parameters != Parameters([(name: "owner", value: "ann"), (name: "path", value: "a/b/c"),
+                                                (name: "q", value: "1")], wildcardSegments: ["a", "b"]))
     }
 
     @Test func removalDropsEveryRouteWithTheID() throws {

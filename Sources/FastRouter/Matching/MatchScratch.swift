@@ -55,20 +55,6 @@ final class MatchScratch {
         state.pointee.parameter(named: name)
     }
 
-    /// The parameter at `index` as strings (index must be below ``parameterCount``): an interned
-    /// name is copied, not decoded.
-    func parameterStrings(at index: Int) -> (name: String, value: String) {
-        let parameter = state.pointee.parameters[index]
-        let name = parameter.nameString?.pointee
-            ?? String(decoding: UnsafeBufferPointer(start: parameter.name, count: parameter.nameLength), as: UTF8.self)
-        return (name, String(decoding: UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength),
-                             as: UTF8.self))
-    }
-
-    /// The interned name of the parameter at `index` (below ``parameterCount``): path parameters
-    /// have one, query keys do not.
-    func internedName(at index: Int) -> UnsafePointer<String>? { state.pointee.parameters[index].nameString }
-
     /// The decoded segment at `index`.
     func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { state.pointee.segment(index) }
 

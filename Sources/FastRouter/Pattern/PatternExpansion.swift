@@ -6,6 +6,7 @@ enum PathNode: Equatable {
     /// An optional group `( … )` whose `(` is at `offset`.
     case group([PathNode], offset: Int)
 
+    /// True for an optional group.
     var isGroup: Bool {
         if case .group = self { return true }
         return false

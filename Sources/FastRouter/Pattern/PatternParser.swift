@@ -23,12 +23,12 @@ enum PatternParser {
     /// - Parameters:
     ///   - pattern: The pattern bytes; they may come from C, so any byte value is handled.
     ///   - webSchemes: Lower-cased web scheme names (e.g. `["http", "https"]`): their authority is a host rule.
+    ///   - knownRegexes: Regexes already compiled (by source), reused instead of compiled again:
+    ///     a batch of routes sharing a constraint compiles it once.
     /// - Returns: The scheme (`nil` for the global table), the host rule, every variant and the compiled regexes.
     /// - Throws: ``RouterError`` with code `.invalidPattern`, or `.invalidRegex` for a regex that
     ///   PCRE2 rejects, and the byte offset of the offending construct.
     /// - Complexity: O(pattern length) plus regex compilation and the 2^groups variants.
-    ///   - knownRegexes: Regexes already compiled (by source), reused instead of compiled again:
-    ///     a batch of routes sharing a constraint compiles it once.
     static func parse(_ pattern: UnsafeBufferPointer<UInt8>, webSchemes: Set<String>,
                       knownRegexes: [String: CompiledRegex] = [:]) throws(RouterError) -> Pattern {
         guard pattern.count <= maxLength else {

@@ -58,14 +58,9 @@ enum NameTable {
         ///   then nothing is interned.
         func internLayout(_ parameters: [(name: String, segment: Int32)]) throws(RouterError) -> UnsafePointer<LayoutEntry> {
             try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
-                // Counted first so that a failure interns nothing; a Set only when some name is new.
-                var freshCount = 0
-                if parameters.contains(where: { state.ids[$0.name] == nil }) {
-                    var fresh = Set<String>()
-                    for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
-                    freshCount = fresh.count
-                }
-                guard state.names.count + freshCount <= capacity else {
+                var fresh = Set<String>()
+                for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
+                guard state.names.count + fresh.count <= capacity else {
                     throw RouterError(.outOfMemory, offset: 0,
                                       "too many distinct parameter names: the process-wide limit is \(capacity) and "
                                         + "names are never freed; reuse parameter names across routes")
