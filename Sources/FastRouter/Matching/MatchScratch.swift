@@ -67,10 +67,12 @@ final class MatchScratch {
 
 /// The buffers and results of a ``MatchScratch``; see there.
 struct ScratchState {
-    // The URL's path segments, decoded: start, length and literal hash of each.
+    // The URL's path segments, decoded: start, length, and the literal hash and first word of
+    // each (see ``LookupInput/segmentKey(_:)``).
     let segmentStarts: UnsafeMutablePointer<UnsafePointer<UInt8>>
     let segmentLengths: UnsafeMutablePointer<Int>
     let segmentHashes: UnsafeMutablePointer<UInt64>
+    let segmentHeads: UnsafeMutablePointer<UInt64>
     var segmentCount = 0
 
     /// Decoded segments and query parts, then the joined wildcard value; sized to the URL.
@@ -109,6 +111,7 @@ struct ScratchState {
         segmentStarts = .allocate(capacity: MatchScratch.maxSegments + 1)
         segmentLengths = .allocate(capacity: MatchScratch.maxSegments + 1)
         segmentHashes = .allocate(capacity: MatchScratch.maxSegments + 1)
+        segmentHeads = .allocate(capacity: MatchScratch.maxSegments + 1)
         byteCapacity = 256
         decoded = .allocate(capacity: byteCapacity + Self.wordPadding)
         joined = .allocate(capacity: byteCapacity)
@@ -119,6 +122,7 @@ struct ScratchState {
         segmentStarts.deallocate()
         segmentLengths.deallocate()
         segmentHashes.deallocate()
+        segmentHeads.deallocate()
         decoded.deallocate()
         joined.deallocate()
         rankBuffers.deallocate()
@@ -129,7 +133,7 @@ struct ScratchState {
         parameters.deallocate()
     }
 
-    /// Bytes past the end of `decoded` that a word load may touch (see ``LookupInput/segmentHash(_:)``).
+    /// Bytes past the end of `decoded` that a word load may touch (see ``LookupInput/segmentKey(_:)``).
     static let wordPadding = LiteralHash.keyPadding
 
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
@@ -145,7 +149,8 @@ struct ScratchState {
 
     /// The input of a trie lookup over this URL.
     func lookupInput(foldAll: Bool) -> LookupInput {
-        LookupInput(starts: segmentStarts, lengths: segmentLengths, hashes: segmentHashes, count: segmentCount,
+        LookupInput(starts: segmentStarts, lengths: segmentLengths, hashes: segmentHashes, heads: segmentHeads,
+                    count: segmentCount,
                     foldAll: foldAll, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength,
                     urlStart: urlStart, urlEnd: urlEnd)
     }

@@ -5,6 +5,8 @@ struct LookupInput {
     let lengths: UnsafePointer<Int>
     /// Literal hashes of the segments, 0 until a node with literal children needs one.
     let hashes: UnsafeMutablePointer<UInt64>
+    /// First words of the segments, valid where the hash is set.
+    let heads: UnsafeMutablePointer<UInt64>
     let count: Int
     /// Compare every literal ASCII case-insensitively (router option).
     let foldAll: Bool
@@ -25,17 +27,28 @@ struct LookupInput {
         start >= urlStart && start < urlEnd ? (urlStart, urlEnd) : (start, start + length + ScratchState.wordPadding)
     }
 
-    /// The literal hash of segment `depth`, computed on first use.
+    /// The literal hash of segment `depth` and its first eight bytes (fewer for a shorter segment,
+    /// zero-extended), both computed on first use. The head settles most key comparisons alone.
     @inline(__always)
-    func segmentHash(_ depth: Int) -> UInt64 {
+    func segmentKey(_ depth: Int) -> (hash: UInt64, head: UInt64) {
         let cached = hashes[depth]
-        if cached != 0 { return cached }
+        if cached != 0 { return (cached, heads[depth]) }
         let start = starts[depth]
         let length = lengths[depth]
         let bounds = readableBounds(start, length)
-        let hash = LiteralHash.segmentHash(start, length, readableFrom: bounds.lower, to: bounds.upper)
+        let head: UInt64
+        let hash: UInt64
+        if length < 8 {
+            head = length == 0 ? 0 : LiteralHash.tailWord(start, length, readableFrom: bounds.lower, to: bounds.upper)
+            hash = LiteralHash.finish(length == 0 ? LiteralHash.seed
+                                      : LiteralHash.mix(LiteralHash.seed, LiteralHash.foldWord(head)), count: length)
+        } else {
+            head = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+            hash = LiteralHash.segmentHash(start, length, readableFrom: bounds.lower, to: bounds.upper)
+        }
         hashes[depth] = hash
-        return hash
+        heads[depth] = head
+        return (hash, head)
     }
 }
 
@@ -93,17 +106,22 @@ struct TrieWalker {
             var literal: UInt32 = 0
             if node.pointee.literalChildCount != 0 {
                 let folded = input.foldAll || (depth == 0 && input.foldFirst)
-                let bounds = input.readableBounds(start, length)
-                let edgeHash = LiteralHash.edgeHash(input.segmentHash(depth), parent: nodeIndex)
+                let key = input.segmentKey(depth)
+                let edgeHash = LiteralHash.edgeHash(key.hash, parent: nodeIndex)
+                // Keys of up to eight bytes compare exactly in one word: the key buffer is padded,
+                // so a key's first word may be loaded whole and masked to its length.
+                let wordCompares = !folded && length <= 8
+                let headMask = length >= 8 ? UInt64.max : (UInt64(1) &<< UInt64(length &* 8)) &- 1
                 var slot = Int(edgeHash) & slotMask
                 while true {
                     let entry = slots[slot]
                     if entry.child == 0 { break }
                     if entry.hash == edgeHash {
                         let child = nodes + Int(entry.child)
+                        let keyStart = keys + Int(child.pointee.keyOffset)
                         if child.pointee.parent == nodeIndex, Int(child.pointee.keyLength) == length,
-                           LiteralHash.keyEquals(keys + Int(child.pointee.keyOffset), start, length, folded: folded,
-                                                 readableFrom: bounds.lower, to: bounds.upper) {
+                           wordCompares ? UnsafeRawPointer(keyStart).loadUnaligned(as: UInt64.self) & headMask == key.head
+                                        : keyMatches(keyStart, head: key.head, start, length, folded: folded) {
                             // Exact keys are unique per parent; folded ones may match several ("/A", "/a").
                             if !folded {
                                 literal = entry.child
@@ -140,6 +158,21 @@ struct TrieWalker {
             nodeIndex = parameter
             depth += 1
         }
+    }
+
+    /// Whether a stored key equals a segment of the same length, given the segment's head word:
+    /// the comparisons the one-word test in ``visit(_:_:)`` does not settle (folded or long keys).
+    /// Kept out of line so the probe loop stays small.
+    @inline(never)
+    private func keyMatches(_ key: UnsafePointer<UInt8>, head: UInt64, _ segment: UnsafePointer<UInt8>, _ length: Int,
+                            folded: Bool) -> Bool {
+        var keyHead = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self)
+        if length < 8 { keyHead &= (UInt64(1) &<< UInt64(length &* 8)) &- 1 }
+        if folded ? LiteralHash.foldWord(keyHead) != LiteralHash.foldWord(head) : keyHead != head { return false }
+        if length <= 8 { return true }
+        let bounds = input.readableBounds(segment, length)
+        return LiteralHash.keyEquals(key + 8, segment + 8, length - 8, folded: folded,
+                                     readableFrom: bounds.lower, to: bounds.upper)
     }
 
     @inline(__always)

@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// Lower-cased scheme names treated as web schemes (host = domain, path matched alone).
 /// Plain memory, read by every lookup without reference counting.
 struct WebSchemes {
@@ -98,7 +102,7 @@ extension ScratchState {
                 hostLength = hostEnd - hostStart
             } else if hostStart < authorityEnd {
                 // A custom scheme's host is the first path segment.
-                guard addSegment(base + hostStart, authorityEnd - hostStart, hash: 0, special: true, &decodedUsed) else {
+                guard addSegment(base + hostStart, authorityEnd - hostStart, special: true, &decodedUsed) else {
                     return false
                 }
                 firstSegmentIsHost = true
@@ -124,9 +128,9 @@ extension ScratchState {
                     continue
                 }
                 let start = index
-                let (segmentEnd, hash, special) = Self.scanSegment(base, from: index, limit: pathEnd, bufferEnd: length)
+                let (segmentEnd, special) = Self.scanSegment(base, from: index, limit: pathEnd, bufferEnd: length)
                 index = segmentEnd
-                guard addSegment(base + start, segmentEnd - start, hash: hash, special: special, &decodedUsed) else {
+                guard addSegment(base + start, segmentEnd - start, special: special, &decodedUsed) else {
                     return false
                 }
             }
@@ -251,9 +255,13 @@ extension ScratchState {
         return index
     }
 
-    /// One bit per lane of a 16-lane byte comparison (lane i to bit i): a portable movemask.
+    /// One bit per lane of a 16-lane byte comparison (lane i to bit i): SSE2's movemask on x86-64,
+    /// a portable equivalent elsewhere.
     @inline(__always)
     private static func bitmask(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        #if arch(x86_64)
+        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
+        #else
         let lanes = unsafeBitCast(mask, to: SIMD16<UInt8>.self)
             & SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
         let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
@@ -261,6 +269,7 @@ extension ScratchState {
         let low = (words[0] &* 0x0101_0101_0101_0101) &>> 56
         let high = (words[1] &* 0x0101_0101_0101_0101) &>> 56
         return UInt32(truncatingIfNeeded: low | high &<< 8)
+        #endif
     }
 
     /// Records segment number `count` as it is written in the URL (its hash is computed when a
@@ -281,16 +290,15 @@ extension ScratchState {
         byte == 0x2F || byte == 0x3F || byte == 0x23
     }
 
-    /// Validates, decodes if needed and records one non-empty segment. `hash` is the literal hash
-    /// of the raw bytes and `special` says whether they hold '%', NUL or non-ASCII bytes, both
-    /// computed while splitting.
+    /// Validates, decodes if needed and records one non-empty segment. `special` says whether its
+    /// bytes hold '%', NUL or non-ASCII bytes, as found while splitting. Its literal hash is left
+    /// for the lookup to compute if a node with literal children needs it.
     @inline(__always)
-    private mutating func addSegment(_ start: UnsafePointer<UInt8>, _ length: Int, hash: UInt64, special: Bool,
+    private mutating func addSegment(_ start: UnsafePointer<UInt8>, _ length: Int, special: Bool,
                                      _ decodedUsed: inout Int) -> Bool {
         guard segmentCount < MatchScratch.maxSegments else { return false }
         var bytes = start
         var count = length
-        var hash = hash
         if special {
             let destination = decoded + decodedUsed
             count = PercentDecoding.decode(start, length, into: destination, plusAsSpace: false)
@@ -299,23 +307,20 @@ extension ScratchState {
                 bytes = UnsafePointer(destination)
                 decodedUsed += count
             }
-            hash = LiteralHash.segmentHash(bytes, count)
         }
         segmentStarts[segmentCount] = bytes
         segmentLengths[segmentCount] = count
-        segmentHashes[segmentCount] = hash
+        segmentHashes[segmentCount] = 0
         segmentCount += 1
         return true
     }
 
     /// Finds the end of the segment starting at `start` (the next '/' or `limit`) eight bytes at a
-    /// time, hashing it as ``LiteralHash/segmentHash(_:_:)`` would and noting whether it holds a
-    /// byte that needs decoding or validation ('%', NUL, non-ASCII).
+    /// time, noting whether it holds a byte that needs decoding or validation ('%', NUL, non-ASCII).
     @inline(__always)
     static func scanSegment(_ base: UnsafePointer<UInt8>, from start: Int, limit: Int, bufferEnd: Int)
-        -> (end: Int, hash: UInt64, special: Bool) {
+        -> (end: Int, special: Bool) {
         let raw = UnsafeRawPointer(base)
-        var hash = LiteralHash.seed
         var special: UInt64 = 0
         var index = start
         while index + 8 <= bufferEnd {
@@ -328,16 +333,10 @@ extension ScratchState {
             let flags = (word & 0x8080_8080_8080_8080) | zeroBytes(word) | zeroBytes(word ^ 0x2525_2525_2525_2525)
             if stop != 0 {
                 let taken = stop.trailingZeroBitCount / 8
-                if taken > 0 {
-                    let keep = UInt64.max >> UInt64(64 - 8 * taken)
-                    special |= flags & keep
-                    hash = LiteralHash.mix(hash, LiteralHash.foldWord(word & keep))
-                }
-                index += taken
-                return (index, LiteralHash.finish(hash, count: index - start), special != 0)
+                if taken > 0 { special |= flags & (UInt64.max >> UInt64(64 - 8 * taken)) }
+                return (index + taken, special != 0)
             }
             special |= flags
-            hash = LiteralHash.mix(hash, LiteralHash.foldWord(word))
             index += 8
         }
         // Fewer than eight bytes left: load the buffer's last eight bytes and shift the ones
@@ -349,26 +348,16 @@ extension ScratchState {
             let stop = zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F) | (0x8080_8080_8080_8080 << (UInt64(limit - index) * 8))
             let flags = (word & 0x8080_8080_8080_8080) | zeroBytes(word) | zeroBytes(word ^ 0x2525_2525_2525_2525)
             let taken = stop.trailingZeroBitCount / 8
-            if taken > 0 {
-                let keep = UInt64.max >> UInt64(64 - 8 * taken)
-                special |= flags & keep
-                hash = LiteralHash.mix(hash, LiteralHash.foldWord(word & keep))
-            }
-            index += taken
-            return (index, LiteralHash.finish(hash, count: index - start), special != 0)
+            if taken > 0 { special |= flags & (UInt64.max >> UInt64(64 - 8 * taken)) }
+            return (index + taken, special != 0)
         }
-        var word: UInt64 = 0
-        var shift: UInt64 = 0
         var anySpecial = special != 0
         while index < limit && base[index] != 0x2F {
             let byte = base[index]
             anySpecial = anySpecial || byte == 0x25 || byte &- 1 >= 0x7F
-            word |= UInt64(byte) << shift
-            shift += 8
             index += 1
         }
-        if shift > 0 { hash = LiteralHash.mix(hash, LiteralHash.foldWord(word)) }
-        return (index, LiteralHash.finish(hash, count: index - start), anySpecial)
+        return (index, anySpecial)
     }
 
     /// The high bit of each byte of `word` that is zero, exact for every byte.
