@@ -48,8 +48,10 @@ extension RouterCore {
                 try applyBatch { (side) throws(RouterError) in
                     for registration in registrations {
                         for variant in try prepare(registration, &batch, state) {
-                            if side.containsDuplicate(of: variant) { throw duplicate }
-                            inserted.append(side.insert(variant))
+                            // Nodes made for a duplicate are dropped with the rest of the failed side.
+                            let node = side.pathCreating(for: variant)
+                            if side.hasDuplicate(of: variant, at: node) { throw duplicate }
+                            inserted.append(side.attach(variant, at: node))
                         }
                     }
                 }

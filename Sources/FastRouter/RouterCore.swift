@@ -124,6 +124,7 @@ final class RouterCore: @unchecked Sendable {
         let regexScratch = scratch.regexScratch
         let rankBuffers = state.pointee.rankBuffers
         let scheme = state.pointee.scheme
+        let candidates = state.pointer(to: \.candidates)!
         var limitHits = 0
         scratch.slot.enter(router: tag)
         let side = sides + activeSide.load(ordering: .sequentiallyConsistent)
@@ -131,7 +132,7 @@ final class RouterCore: @unchecked Sendable {
         if let scheme {
             let root = side.pointee.root(forScheme: scheme, count: state.pointee.schemeLength)
             if root != 0 {
-                side.pointee.collect(root: root, input, into: &state.pointee.candidates, regexScratch: regexScratch,
+                side.pointee.collect(root: root, input, into: candidates, regexScratch: regexScratch,
                                      limitHits: &limitHits)
                 // Checked here: reaching the method through `pointee` copies the side first.
                 if state.pointee.candidates.count > 1 {
@@ -142,7 +143,7 @@ final class RouterCore: @unchecked Sendable {
             }
         }
         if scheme == nil || options.globalFallback {
-            side.pointee.collect(root: TableSide.globalRoot, input, into: &state.pointee.candidates,
+            side.pointee.collect(root: TableSide.globalRoot, input, into: candidates,
                                  regexScratch: regexScratch, limitHits: &limitHits)
             if state.pointee.candidates.count - groupStart > 1 {
                 side.pointee.sortCandidates(state.pointee.candidates.base, groupStart..<state.pointee.candidates.count,

@@ -80,7 +80,11 @@ extension TableSide {
     /// True when an equal variant (same node, host, priority and wildcard-ness) is registered.
     func containsDuplicate(of variant: TrieVariant) -> Bool {
         let node = existingNode(for: variant)
-        if node == 0 { return false }
+        return node != 0 && hasDuplicate(of: variant, at: node)
+    }
+
+    /// True when a variant equal to `variant` hangs on `node`, the node its path leads to.
+    func hasDuplicate(of variant: TrieVariant, at node: UInt32) -> Bool {
         let endsWithWildcard = variant.segments.last == .wildcard
         var index = endsWithWildcard ? nodes[Int(node)].firstWildcard : nodes[Int(node)].firstTerminal
         while index != 0 {
@@ -101,6 +105,11 @@ extension TableSide {
     /// Inserts a variant, creating the nodes of its path, and returns the variant's index.
     /// - Complexity: O(pattern length), amortized; no other route is touched.
     mutating func insert(_ variant: TrieVariant) -> UInt32 {
+        attach(variant, at: pathCreating(for: variant))
+    }
+
+    /// The node a variant hangs on, creating the nodes of its path that do not exist yet.
+    mutating func pathCreating(for variant: TrieVariant) -> UInt32 {
         var node = rootCreating(scheme: variant.scheme)
         var depth: UInt16 = 0
         for segment in variant.segments {
@@ -158,6 +167,11 @@ extension TableSide {
             }
             depth += 1
         }
+        return node
+    }
+
+    /// Hangs a variant on `node` (where its path leads) and returns the variant's index.
+    mutating func attach(_ variant: TrieVariant, at node: UInt32) -> UInt32 {
         let endsWithWildcard = variant.segments.last == .wildcard
         let hostOffset = storeKey(variant.hostKey)
         let index = allocateVariant(Variant(

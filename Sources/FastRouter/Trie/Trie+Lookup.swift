@@ -56,17 +56,18 @@ extension TableSide {
     /// Appends to `candidates` every variant under `root` that matches the URL.
     /// - Complexity: proportional to the trie paths the URL can follow; allocates only if
     ///   `candidates` must grow.
-    func collect(root: UInt32, _ input: LookupInput, into candidates: inout FlatBuffer<UInt32>,
-                 regexScratch: RegexScratch, limitHits: inout Int) {
-        var walker = TrieWalker(side: self, input: input, candidates: candidates, regexScratch: regexScratch)
+    func collect(root: UInt32, _ input: LookupInput, into candidates: UnsafeMutablePointer<FlatBuffer<UInt32>>,
+                 regexScratch: RegexScratch, limitHits: UnsafeMutablePointer<Int>) {
+        let walker = TrieWalker(side: self, input: input, candidates: candidates, regexScratch: regexScratch,
+                                limitHits: limitHits)
         walker.visit(root, 0)
-        candidates = walker.candidates
-        limitHits += walker.limitHits
     }
 }
 
 /// One depth-first walk of a trie for one URL. Holds raw views of the side's buffers so the hot
 /// loop reads plain memory; descends without recursion while a node offers a single way on.
+/// Results go straight to the caller's buffers (a copy in and out of the walk would cost more
+/// than the walk of a short URL).
 struct TrieWalker {
     let nodes: UnsafeMutablePointer<TrieNode>
     let slots: UnsafeMutablePointer<LiteralSlot>
@@ -75,11 +76,13 @@ struct TrieWalker {
     let edges: UnsafeMutablePointer<ConstraintEdge>
     let variants: UnsafeMutablePointer<Variant>
     let input: LookupInput
-    var candidates: FlatBuffer<UInt32>
+    let candidates: UnsafeMutablePointer<FlatBuffer<UInt32>>
     unowned(unsafe) let regexScratch: RegexScratch
-    var limitHits = 0
+    /// Regex matches that hit PCRE2's limits.
+    let limitHits: UnsafeMutablePointer<Int>
 
-    init(side: TableSide, input: LookupInput, candidates: FlatBuffer<UInt32>, regexScratch: RegexScratch) {
+    init(side: TableSide, input: LookupInput, candidates: UnsafeMutablePointer<FlatBuffer<UInt32>>,
+         regexScratch: RegexScratch, limitHits: UnsafeMutablePointer<Int>) {
         nodes = side.nodes.base
         slots = side.literalSlots.base
         slotMask = side.literalSlots.count - 1
@@ -89,9 +92,10 @@ struct TrieWalker {
         self.input = input
         self.candidates = candidates
         self.regexScratch = regexScratch
+        self.limitHits = limitHits
     }
 
-    mutating func visit(_ startNode: UInt32, _ startDepth: Int) {
+    func visit(_ startNode: UInt32, _ startDepth: Int) {
         var nodeIndex = startNode
         var depth = startDepth
         while true {
@@ -176,12 +180,12 @@ struct TrieWalker {
     }
 
     @inline(__always)
-    private mutating func addVariants(_ head: UInt32) {
+    private func addVariants(_ head: UInt32) {
         var index = head
         while index != 0 {
             let variant = variants + Int(index)
             if variant.pointee.hostRank == 0 || hostMatches(variant) {
-                candidates.append(index)
+                candidates.pointee.append(index)
             }
             index = variant.pointee.next
         }
@@ -200,11 +204,11 @@ struct TrieWalker {
     }
 
     @inline(__always)
-    private mutating func constraintMatches(_ edge: ConstraintEdge, _ segment: UnsafeBufferPointer<UInt8>,
+    private func constraintMatches(_ edge: ConstraintEdge, _ segment: UnsafeBufferPointer<UInt8>,
                                             folded: Bool) -> Bool {
         if edge.code == BuiltinCode.partial.rawValue {
             return Unmanaged<PartialTemplate>.fromOpaque(edge.regex!)._withUnsafeGuaranteedRef {
-                $0.match(segment, folded: folded, regexScratch: regexScratch, limitHits: &limitHits, captures: nil,
+                $0.match(segment, folded: folded, regexScratch: regexScratch, limitHits: &limitHits.pointee, captures: nil,
                          segmentIndex: 0)
             }
         }
@@ -216,7 +220,7 @@ struct TrieWalker {
             case .matched: return true
             case .failed: return false
             case .limitExceeded:
-                limitHits += 1
+                limitHits.pointee += 1
                 return false
             }
         }
