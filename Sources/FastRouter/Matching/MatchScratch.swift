@@ -227,32 +227,44 @@ struct ScratchState {
         parameters.removeAll()
         let candidate = resolved[index]
         let count = Int(candidate.parameterCount)
+        if count == 0 && queryPairs.count == 0 { return }
         let layout = candidate.layout.unsafelyUnwrapped
-        for offset in 0..<count {
-            let entry = layout[offset]
-            let value: UnsafeBufferPointer<UInt8>
-            if candidate.slotStart >= 0 {
-                let slot = resolvedPositions[Int(candidate.slotStart) + offset]
-                if slot.length >= 0 {
-                    value = UnsafeBufferPointer(start: segmentStarts[Int(slot.segment)] + Int(slot.offset),
-                                                count: Int(slot.length))
-                } else if candidate.endsWithWildcard && offset == count - 1 {
-                    value = joinedSegments(from: Int(slot.segment))
-                } else {
-                    value = segment(Int(slot.segment))
-                }
-            } else if candidate.endsWithWildcard && offset == count - 1 {
-                value = joinedSegments(from: Int(entry.segment))
-            } else {
-                value = segment(Int(entry.segment))
+        let out = parameters.extend(by: count &+ queryPairs.count)
+        if candidate.slotStart < 0 && !candidate.endsWithWildcard {
+            // The common case: every parameter is a whole segment.
+            for offset in 0..<count {
+                let entry = layout[offset]
+                let segment = Int(entry.segment)
+                out[offset] = MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
+                                             value: segmentStarts[segment], valueLength: segmentLengths[segment])
             }
-            parameters.append(MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
-                                             value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count))
+        } else {
+            for offset in 0..<count {
+                let entry = layout[offset]
+                let value: UnsafeBufferPointer<UInt8>
+                if candidate.slotStart >= 0 {
+                    let slot = resolvedPositions[Int(candidate.slotStart) + offset]
+                    if slot.length >= 0 {
+                        value = UnsafeBufferPointer(start: segmentStarts[Int(slot.segment)] + Int(slot.offset),
+                                                    count: Int(slot.length))
+                    } else if candidate.endsWithWildcard && offset == count - 1 {
+                        value = joinedSegments(from: Int(slot.segment))
+                    } else {
+                        value = segment(Int(slot.segment))
+                    }
+                } else if offset == count - 1 {
+                    value = joinedSegments(from: Int(entry.segment))
+                } else {
+                    value = segment(Int(entry.segment))
+                }
+                out[offset] = MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
+                                             value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count)
+            }
         }
         for pair in 0..<queryPairs.count {
             let query = queryPairs[pair]
-            parameters.append(MatchParameter(name: query.key, nameLength: query.keyLength, nameString: nil,
-                                             value: query.value, valueLength: query.valueLength))
+            out[count &+ pair] = MatchParameter(name: query.key, nameLength: query.keyLength, nameString: nil,
+                                                value: query.value, valueLength: query.valueLength)
         }
     }
 

@@ -25,6 +25,7 @@ struct FlatBuffer<Element: BitwiseCopyable> {
     /// a large router) are aligned to 2 MiB and offered to the kernel for transparent huge pages:
     /// filling them then takes one page fault per 2 MiB instead of per 4 KiB, and lookups that
     /// wander over hundreds of megabytes miss the TLB far less often.
+    @inline(never)
     private static func allocateStorage(_ capacity: Int) -> UnsafeMutablePointer<Element> {
         let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
         precondition(!overflow, "table too large")
@@ -108,6 +109,7 @@ struct FlatBuffer<Element: BitwiseCopyable> {
         if minimum > capacity { grow(to: minimum) }
     }
 
+    @inline(never)
     private mutating func grow(to minimum: Int) {
         let newCapacity = max(minimum, capacity * 2)
         let newBase = Self.allocateStorage(newCapacity)

@@ -33,6 +33,11 @@ struct LookupInput {
     func segmentKey(_ depth: Int) -> (hash: UInt64, head: UInt64) {
         let cached = hashes[depth]
         if cached != 0 { return (cached, heads[depth]) }
+        return computeSegmentKey(depth)
+    }
+
+    @inline(never)
+    private func computeSegmentKey(_ depth: Int) -> (hash: UInt64, head: UInt64) {
         let start = starts[depth]
         let length = lengths[depth]
         let bounds = readableBounds(start, length)
@@ -41,7 +46,7 @@ struct LookupInput {
         if length < 8 {
             head = length == 0 ? 0 : LiteralHash.tailWord(start, length, readableFrom: bounds.lower, to: bounds.upper)
             hash = LiteralHash.finish(length == 0 ? LiteralHash.seed
-                                      : LiteralHash.mix(LiteralHash.seed, LiteralHash.foldWord(head)), count: length)
+                                      : LiteralHash.mix(LiteralHash.seed, LiteralHash.caseBlind(head)), count: length)
         } else {
             head = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
             hash = LiteralHash.segmentHash(start, length, readableFrom: bounds.lower, to: bounds.upper)
@@ -105,36 +110,12 @@ struct TrieWalker {
                 addVariants(node.pointee.firstWildcard)
                 return
             }
-            let start = input.starts[depth]
-            let length = input.lengths[depth]
             var literal: UInt32 = 0
             if node.pointee.literalChildCount != 0 {
-                let folded = input.foldAll || (depth == 0 && input.foldFirst)
-                let key = input.segmentKey(depth)
-                let edgeHash = LiteralHash.edgeHash(key.hash, parent: nodeIndex)
-                // Keys of up to eight bytes compare exactly in one word: the key buffer is padded,
-                // so a key's first word may be loaded whole and masked to its length.
-                let wordCompares = !folded && length <= 8
-                let headMask = length >= 8 ? UInt64.max : (UInt64(1) &<< UInt64(length &* 8)) &- 1
-                var slot = Int(edgeHash) & slotMask
-                while true {
-                    let entry = slots[slot]
-                    if entry.child == 0 { break }
-                    if entry.hash == edgeHash {
-                        let child = nodes + Int(entry.child)
-                        let keyStart = keys + Int(child.pointee.keyOffset)
-                        if child.pointee.parent == nodeIndex, Int(child.pointee.keyLength) == length,
-                           wordCompares ? UnsafeRawPointer(keyStart).loadUnaligned(as: UInt64.self) & headMask == key.head
-                                        : keyMatches(keyStart, head: key.head, start, length, folded: folded) {
-                            // Exact keys are unique per parent; folded ones may match several ("/A", "/a").
-                            if !folded {
-                                literal = entry.child
-                                break
-                            }
-                            visit(entry.child, depth + 1)
-                        }
-                    }
-                    slot = (slot + 1) & slotMask
+                if input.foldAll || (depth == 0 && input.foldFirst) {
+                    visitFoldedLiterals(of: nodeIndex, depth)
+                } else {
+                    literal = exactLiteralChild(of: nodeIndex, depth)
                 }
             }
             let parameter = node.pointee.parameterChild
@@ -144,32 +125,89 @@ struct TrieWalker {
                 // A single way on: descend without recursion.
                 if literal == 0 { return }
                 nodeIndex = literal
-                depth += 1
+                depth &+= 1
                 continue
             }
-            if literal != 0 { visit(literal, depth + 1) }
-            var edge = firstEdge
-            while edge != 0 {
-                let entry = edges[Int(edge)]
-                if constraintMatches(entry, UnsafeBufferPointer(start: start, count: length),
-                                     folded: input.foldAll || (depth == 0 && input.foldFirst)) {
-                    visit(entry.child, depth + 1)
-                }
-                edge = entry.next
-            }
+            if literal != 0 { visit(literal, depth &+ 1) }
+            if firstEdge != 0 { visitConstraintEdges(firstEdge, depth) }
             addVariants(wildcard)
             if parameter == 0 { return }
             nodeIndex = parameter
-            depth += 1
+            depth &+= 1
         }
     }
 
-    /// Whether a stored key equals a segment of the same length, given the segment's head word:
-    /// the comparisons the one-word test in ``visit(_:_:)`` does not settle (folded or long keys).
-    /// Kept out of line so the probe loop stays small.
+    /// The literal child of `parent` whose key equals segment `depth` byte for byte, or 0.
+    /// Keys of up to eight bytes compare in one word: the key buffer is padded, so a key's first
+    /// word may be loaded whole and masked to its length.
+    @inline(__always)
+    private func exactLiteralChild(of parent: UInt32, _ depth: Int) -> UInt32 {
+        let key = input.segmentKey(depth)
+        let length = input.lengths[depth]
+        let edgeHash = LiteralHash.edgeHash(key.hash, parent: parent)
+        var slot = Int(edgeHash) & slotMask
+        while true {
+            let entry = slots[slot]
+            if entry.child == 0 { return 0 }
+            if entry.hash == edgeHash {
+                let child = nodes + Int(entry.child)
+                if child.pointee.parent == parent, Int(child.pointee.keyLength) == length {
+                    let keyStart = keys + Int(child.pointee.keyOffset)
+                    if length < 8 {
+                        let mask = (UInt64(1) &<< UInt64(length &* 8)) &- 1
+                        if UnsafeRawPointer(keyStart).loadUnaligned(as: UInt64.self) & mask == key.head { return entry.child }
+                    } else if keyMatches(keyStart, head: key.head, depth, folded: false) {
+                        return entry.child
+                    }
+                }
+            }
+            slot = (slot &+ 1) & slotMask
+        }
+    }
+
+    /// Visits every literal child of `parent` whose key equals segment `depth` with ASCII case
+    /// folded: keys that differ only in case ("/A", "/a") may all match.
     @inline(never)
-    private func keyMatches(_ key: UnsafePointer<UInt8>, head: UInt64, _ segment: UnsafePointer<UInt8>, _ length: Int,
-                            folded: Bool) -> Bool {
+    private func visitFoldedLiterals(of parent: UInt32, _ depth: Int) {
+        let key = input.segmentKey(depth)
+        let length = input.lengths[depth]
+        let edgeHash = LiteralHash.edgeHash(key.hash, parent: parent)
+        var slot = Int(edgeHash) & slotMask
+        while true {
+            let entry = slots[slot]
+            if entry.child == 0 { return }
+            if entry.hash == edgeHash {
+                let child = nodes + Int(entry.child)
+                if child.pointee.parent == parent, Int(child.pointee.keyLength) == length,
+                   keyMatches(keys + Int(child.pointee.keyOffset), head: key.head, depth, folded: true) {
+                    visit(entry.child, depth &+ 1)
+                }
+            }
+            slot = (slot &+ 1) & slotMask
+        }
+    }
+
+    /// Visits the children behind the constraint edges starting at `first` whose constraint
+    /// accepts segment `depth`.
+    @inline(never)
+    private func visitConstraintEdges(_ first: UInt32, _ depth: Int) {
+        let segment = UnsafeBufferPointer(start: input.starts[depth], count: input.lengths[depth])
+        let folded = input.foldAll || (depth == 0 && input.foldFirst)
+        var edge = first
+        while edge != 0 {
+            let entry = edges[Int(edge)]
+            if constraintMatches(entry, segment, folded: folded) { visit(entry.child, depth &+ 1) }
+            edge = entry.next
+        }
+    }
+
+    /// Whether a stored key equals segment `depth` of the same length, given the segment's head
+    /// word: the comparisons the one-word test in ``exactLiteralChild(of:_:)`` does not settle
+    /// (folded or long keys). Kept out of line so the probe loop stays small.
+    @inline(never)
+    private func keyMatches(_ key: UnsafePointer<UInt8>, head: UInt64, _ depth: Int, folded: Bool) -> Bool {
+        let segment = input.starts[depth]
+        let length = input.lengths[depth]
         var keyHead = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self)
         if length < 8 { keyHead &= (UInt64(1) &<< UInt64(length &* 8)) &- 1 }
         if folded ? LiteralHash.foldWord(keyHead) != LiteralHash.foldWord(head) : keyHead != head { return false }
