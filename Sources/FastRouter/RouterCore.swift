@@ -120,20 +120,22 @@ final class RouterCore: @unchecked Sendable {
         let state = scratch.state
         state.pointee.clearResult()
         guard state.pointee.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return -5 }
-        let input = state.pointee.lookupInput(foldAll: options.caseInsensitivePaths)
         let regexScratch = scratch.regexScratch
         let rankBuffers = state.pointee.rankBuffers
         let scheme = state.pointee.scheme
-        let candidates = state.pointer(to: \.candidates)!
-        var limitHits = 0
+        let limitHits = state.pointer(to: \.limitHits)!
+        limitHits.pointee = 0
         scratch.slot.enter(router: tag)
         let side = sides + activeSide.load(ordering: .sequentiallyConsistent)
+        // One walker serves both tables; built in place, it reads the URL from the scratch.
+        let walker = TrieWalker(side: side.pointee, input: state.pointee.lookupInput(foldAll: options.caseInsensitivePaths),
+                                candidates: state.pointer(to: \.candidates)!, regexScratch: regexScratch,
+                                limitHits: limitHits)
         var groupStart = 0
         if let scheme {
             let root = side.pointee.root(forScheme: scheme, count: state.pointee.schemeLength)
             if root != 0 {
-                side.pointee.collect(root: root, input, into: candidates, regexScratch: regexScratch,
-                                     limitHits: &limitHits)
+                walker.visit(root, 0)
                 // Checked here: reaching the method through `pointee` copies the side first.
                 if state.pointee.candidates.count > 1 {
                     side.pointee.sortCandidates(state.pointee.candidates.base, 0..<state.pointee.candidates.count,
@@ -143,8 +145,7 @@ final class RouterCore: @unchecked Sendable {
             }
         }
         if scheme == nil || options.globalFallback {
-            side.pointee.collect(root: TableSide.globalRoot, input, into: candidates,
-                                 regexScratch: regexScratch, limitHits: &limitHits)
+            walker.visit(TableSide.globalRoot, 0)
             if state.pointee.candidates.count - groupStart > 1 {
                 side.pointee.sortCandidates(state.pointee.candidates.base, groupStart..<state.pointee.candidates.count,
                                             rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
@@ -159,7 +160,7 @@ final class RouterCore: @unchecked Sendable {
                 // Slices of partial segments are found again by re-matching; plain layouts are static.
                 slotStart = state.pointee.resolvedPositions.count
                 let slots = state.pointee.resolvedPositions.extend(by: count)
-                _ = side.pointee.parameterSlots(of: variant, input, regexScratch: regexScratch, into: slots)
+                _ = side.pointee.parameterSlots(of: variant, walker.input, regexScratch: regexScratch, into: slots)
             }
             state.pointee.resolved.append(ResolvedCandidate(
                 routeID: variant.pointee.routeID, payload: variant.pointee.payload, layout: variant.pointee.layout,
@@ -172,7 +173,7 @@ final class RouterCore: @unchecked Sendable {
         } else {
             scratch.slot.exit(holding: false)
         }
-        if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
+        if limitHits.pointee != 0 { regexLimitHits.add(limitHits.pointee, ordering: .relaxed) }
         guard candidateCount > 0 else { return 1 }
         state.pointee.activate(0)
         return 0

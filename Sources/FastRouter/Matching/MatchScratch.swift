@@ -106,6 +106,8 @@ struct ScratchState {
     var parameters = FlatBuffer<MatchParameter>(capacity: 16)
     /// Two rows of segment ranks for precedence comparisons.
     let rankBuffers: UnsafeMutablePointer<UInt8>
+    /// Regex matches of the current lookup that hit PCRE2's limits.
+    var limitHits = 0
 
     init() {
         segmentStarts = .allocate(capacity: MatchScratch.maxSegments + 1)

@@ -57,20 +57,10 @@ struct LookupInput {
     }
 }
 
-extension TableSide {
-    /// Appends to `candidates` every variant under `root` that matches the URL.
-    /// - Complexity: proportional to the trie paths the URL can follow; allocates only if
-    ///   `candidates` must grow.
-    func collect(root: UInt32, _ input: LookupInput, into candidates: UnsafeMutablePointer<FlatBuffer<UInt32>>,
-                 regexScratch: RegexScratch, limitHits: UnsafeMutablePointer<Int>) {
-        let walker = TrieWalker(side: self, input: input, candidates: candidates, regexScratch: regexScratch,
-                                limitHits: limitHits)
-        walker.visit(root, 0)
-    }
-}
-
-/// One depth-first walk of a trie for one URL. Holds raw views of the side's buffers so the hot
-/// loop reads plain memory; descends without recursion while a node offers a single way on.
+/// Depth-first walks of a table side's tries for one URL: ``visit(_:_:)`` from a table's root
+/// appends every variant that matches the URL to `candidates`, allocating only if that buffer
+/// must grow. Holds raw views of the side's buffers so the hot loop reads plain memory;
+/// descends without recursion while a node offers a single way on.
 /// Results go straight to the caller's buffers (a copy in and out of the walk would cost more
 /// than the walk of a short URL).
 struct TrieWalker {
