@@ -67,14 +67,16 @@ final class MatchScratch {
 
 /// The buffers and results of a ``MatchScratch``; see there.
 struct ScratchState {
-    // The URL's path segments, decoded: start, length, and the literal hash and first word of
-    // each (see ``LookupInput/segmentKey(_:)``).
+    // The URL's path segments, decoded: start and length of each. Every segment lies in `url` or
+    // `decoded`, so the eight bytes from any of its positions may be loaded as one word.
     let segmentStarts: UnsafeMutablePointer<UnsafePointer<UInt8>>
     let segmentLengths: UnsafeMutablePointer<Int>
-    let segmentHashes: UnsafeMutablePointer<UInt64>
-    let segmentHeads: UnsafeMutablePointer<UInt64>
     var segmentCount = 0
 
+    /// The URL being matched, copied with ``urlPadding`` readable bytes after it: lookups then
+    /// load whole words and 16-byte blocks without checking where the URL ends. Results point
+    /// into this copy, never into the caller's buffer.
+    var url: UnsafeMutablePointer<UInt8>
     /// Decoded segments and query parts, then the joined wildcard value; sized to the URL.
     var decoded: UnsafeMutablePointer<UInt8>
     var joined: UnsafeMutablePointer<UInt8>
@@ -90,9 +92,6 @@ struct ScratchState {
     var firstSegmentIsHost = false
     var fragment: UnsafePointer<UInt8>?
     var fragmentLength = 0
-    /// The bounds of the URL being matched (segments not decoded point inside them).
-    var urlStart = UnsafePointer<UInt8>(bitPattern: 1)!
-    var urlEnd = UnsafePointer<UInt8>(bitPattern: 1)!
     var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
 
     /// Candidate variants of the last lookup (indexes into the side that served it).
@@ -112,19 +111,15 @@ struct ScratchState {
     init() {
         segmentStarts = .allocate(capacity: MatchScratch.maxSegments + 1)
         segmentLengths = .allocate(capacity: MatchScratch.maxSegments + 1)
-        segmentHashes = .allocate(capacity: MatchScratch.maxSegments + 1)
-        segmentHeads = .allocate(capacity: MatchScratch.maxSegments + 1)
         byteCapacity = 256
-        decoded = .allocate(capacity: byteCapacity + Self.wordPadding)
-        joined = .allocate(capacity: byteCapacity)
+        (url, decoded, joined) = Self.allocateBytes(byteCapacity)
         rankBuffers = .allocate(capacity: 2 * MatchScratch.rankCapacity)
     }
 
     func deallocate() {
         segmentStarts.deallocate()
         segmentLengths.deallocate()
-        segmentHashes.deallocate()
-        segmentHeads.deallocate()
+        url.deallocate()
         decoded.deallocate()
         joined.deallocate()
         rankBuffers.deallocate()
@@ -135,26 +130,38 @@ struct ScratchState {
         parameters.deallocate()
     }
 
-    /// Bytes past the end of `decoded` that a word load may touch (see ``LookupInput/segmentKey(_:)``).
-    static let wordPadding = LiteralHash.keyPadding
+    /// Bytes after the URL's copy that a block load may touch: a 16-byte block starting at any
+    /// byte of the URL stays inside the copy.
+    static let urlPadding = 16
+    /// Bytes past the end of `decoded` that a word load may touch.
+    static let wordPadding = 8
 
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
     @inline(__always)
     mutating func reserveBytes(_ count: Int) {
         guard count > byteCapacity else { return }
+        url.deallocate()
         decoded.deallocate()
         joined.deallocate()
         byteCapacity = max(count, byteCapacity * 2)
-        decoded = .allocate(capacity: byteCapacity + Self.wordPadding)
-        joined = .allocate(capacity: byteCapacity)
+        (url, decoded, joined) = Self.allocateBytes(byteCapacity)
+    }
+
+    /// The URL copy, decoding and joining buffers for URLs of up to `capacity` bytes. They start
+    /// zeroed: padding bytes are read (and masked off) before anything is written there.
+    private static func allocateBytes(_ capacity: Int)
+        -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
+        let url = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + urlPadding)
+        url.initialize(repeating: 0, count: capacity + urlPadding)
+        let decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + wordPadding)
+        decoded.initialize(repeating: 0, count: capacity + wordPadding)
+        return (url, decoded, .allocate(capacity: capacity))
     }
 
     /// The input of a trie lookup over this URL.
     func lookupInput(foldAll: Bool) -> LookupInput {
-        LookupInput(starts: segmentStarts, lengths: segmentLengths, hashes: segmentHashes, heads: segmentHeads,
-                    count: segmentCount,
-                    foldAll: foldAll, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength,
-                    urlStart: urlStart, urlEnd: urlEnd)
+        LookupInput(starts: segmentStarts, lengths: segmentLengths, count: segmentCount,
+                    foldAll: foldAll, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength)
     }
 
     // MARK: Results

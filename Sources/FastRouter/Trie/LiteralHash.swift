@@ -28,6 +28,66 @@ enum LiteralHash {
         return finish(hash, count: count)
     }
 
+    /// ``segmentHash(_:_:)`` of bytes that may be read a whole word at a time: the eight bytes
+    /// from any position before `count` are readable (a URL segment in the padded copy, or a
+    /// decoded one). Hashes a segment of up to eight bytes with one load and one multiply.
+    @inline(__always)
+    static func paddedSegmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(start)
+        if count &- 1 < 8 {
+            return finish(mix(seed, caseBlind(raw.loadUnaligned(as: UInt64.self) & headMask(count))), count: count)
+        }
+        return paddedLongSegmentHash(start, count)
+    }
+
+    @inline(never)
+    private static func paddedLongSegmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(start)
+        var hash = seed
+        var index = 0
+        while index &+ 8 <= count {
+            hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            index &+= 8
+        }
+        if index < count {
+            hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                                       & headMask(count &- index)))
+        }
+        return finish(hash, count: count)
+    }
+
+    /// The mask keeping the first `count` bytes (1 to 8) of a little-endian word.
+    @inline(__always)
+    static func headMask(_ count: Int) -> UInt64 {
+        UInt64.max &>> UInt64((8 &- count) &* 8)
+    }
+
+    /// Whether `count` bytes at `lhs` and `rhs` are equal (exactly, or with ASCII letters
+    /// folded), both readable a whole word past any of their positions.
+    @inline(__always)
+    static func paddedEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
+                            folded: Bool) -> Bool {
+        let left = UnsafeRawPointer(lhs)
+        let right = UnsafeRawPointer(rhs)
+        var index = 0
+        while index < count {
+            var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if count &- index < 8 {
+                let mask = headMask(count &- index)
+                a &= mask
+                b &= mask
+            }
+            if folded {
+                a = foldWord(a)
+                b = foldWord(b)
+            }
+            if a != b { return false }
+            index &+= 8
+        }
+        return true
+    }
+
     /// The bytes of `start[0..<count]` past its last whole word (`count % 8` of them, at least one),
     /// zero-extended into one word. Reads whole words where `lower..<upper` allows.
     @inline(__always)
@@ -54,22 +114,6 @@ enum LiteralHash {
         return word
     }
 
-    /// Whether a stored key equals a URL segment, comparing words. The key lives in a buffer
-    /// padded so its last word may be loaded whole; the segment may be read within `lower..<upper`.
-    @inline(__always)
-    static func keyEquals(_ key: UnsafePointer<UInt8>, _ segment: UnsafePointer<UInt8>, _ count: Int, folded: Bool,
-                          readableFrom lower: UnsafePointer<UInt8>, to upper: UnsafePointer<UInt8>) -> Bool {
-        guard let index = wholeWordsEqual(key, segment, count, folded: folded) else { return false }
-        guard index < count else { return true }
-        var a = UnsafeRawPointer(key).loadUnaligned(fromByteOffset: index, as: UInt64.self) & (UInt64.max &>> UInt64((8 &- (count &- index)) &* 8))
-        var b = tailWord(segment, count, readableFrom: lower, to: upper)
-        if folded {
-            a = foldWord(a)
-            b = foldWord(b)
-        }
-        return a == b
-    }
-
     /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a
     /// call to memcmp). Returns where the remaining tail starts, or `nil` when a word differs.
     @inline(__always)
@@ -91,7 +135,7 @@ enum LiteralHash {
         return index
     }
 
-    /// Bytes kept readable past the end of a key buffer, for ``keyEquals(_:_:_:folded:readableFrom:to:)``.
+    /// Bytes kept readable past the end of a key buffer, for ``paddedEqual(_:_:_:folded:)``.
     static let keyPadding = 8
 
     /// Starting value of a segment hash.

@@ -1,12 +1,9 @@
-/// What one lookup reads besides the trie: the URL's decoded segments and host, and where the
-/// candidates go. Built by ``MatchScratch`` from its reusable buffers; holds no references.
+/// What one lookup reads besides the trie: the URL's decoded segments and host. Built by
+/// ``MatchScratch`` from its reusable buffers; holds no references. Every segment may be read a
+/// whole word past any of its bytes (see ``ScratchState``).
 struct LookupInput {
     let starts: UnsafePointer<UnsafePointer<UInt8>>
     let lengths: UnsafePointer<Int>
-    /// Literal hashes of the segments, 0 until a node with literal children needs one.
-    let hashes: UnsafeMutablePointer<UInt64>
-    /// First words of the segments, valid where the hash is set.
-    let heads: UnsafeMutablePointer<UInt64>
     let count: Int
     /// Compare every literal ASCII case-insensitively (router option).
     let foldAll: Bool
@@ -15,46 +12,6 @@ struct LookupInput {
     /// The URL's host for web schemes (lower-case comparison), `nil` when the URL has none.
     let host: UnsafePointer<UInt8>?
     let hostLength: Int
-    /// The URL's bytes: segments that point into them may be read as whole words within these bounds.
-    let urlStart: UnsafePointer<UInt8>
-    let urlEnd: UnsafePointer<UInt8>
-
-    /// Where the bytes around segment `depth` may be read as whole words: the URL for segments
-    /// that point into it; for decoded ones, the scratch buffer padded past each segment's end.
-    @inline(__always)
-    func readableBounds(_ start: UnsafePointer<UInt8>, _ length: Int)
-        -> (lower: UnsafePointer<UInt8>, upper: UnsafePointer<UInt8>) {
-        start >= urlStart && start < urlEnd ? (urlStart, urlEnd) : (start, start + length + ScratchState.wordPadding)
-    }
-
-    /// The literal hash of segment `depth` and its first eight bytes (fewer for a shorter segment,
-    /// zero-extended), both computed on first use. The head settles most key comparisons alone.
-    @inline(__always)
-    func segmentKey(_ depth: Int) -> (hash: UInt64, head: UInt64) {
-        let cached = hashes[depth]
-        if cached != 0 { return (cached, heads[depth]) }
-        return computeSegmentKey(depth)
-    }
-
-    @inline(never)
-    private func computeSegmentKey(_ depth: Int) -> (hash: UInt64, head: UInt64) {
-        let start = starts[depth]
-        let length = lengths[depth]
-        let bounds = readableBounds(start, length)
-        let head: UInt64
-        let hash: UInt64
-        if length < 8 {
-            head = length == 0 ? 0 : LiteralHash.tailWord(start, length, readableFrom: bounds.lower, to: bounds.upper)
-            hash = LiteralHash.finish(length == 0 ? LiteralHash.seed
-                                      : LiteralHash.mix(LiteralHash.seed, LiteralHash.caseBlind(head)), count: length)
-        } else {
-            head = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
-            hash = LiteralHash.segmentHash(start, length, readableFrom: bounds.lower, to: bounds.upper)
-        }
-        hashes[depth] = hash
-        heads[depth] = head
-        return (hash, head)
-    }
 }
 
 /// Depth-first walks of a table side's tries for one URL: ``visit(_:_:)`` from a table's root
@@ -128,13 +85,13 @@ struct TrieWalker {
     }
 
     /// The literal child of `parent` whose key equals segment `depth` byte for byte, or 0.
-    /// Keys of up to eight bytes compare in one word: the key buffer is padded, so a key's first
-    /// word may be loaded whole and masked to its length.
+    /// Keys of up to eight bytes compare in one word: keys and segments are both padded, so their
+    /// first words may be loaded whole and masked to the length.
     @inline(__always)
     private func exactLiteralChild(of parent: UInt32, _ depth: Int) -> UInt32 {
-        let key = input.segmentKey(depth)
+        let start = input.starts[depth]
         let length = input.lengths[depth]
-        let edgeHash = LiteralHash.edgeHash(key.hash, parent: parent)
+        let edgeHash = LiteralHash.edgeHash(LiteralHash.paddedSegmentHash(start, length), parent: parent)
         var slot = Int(edgeHash) & slotMask
         while true {
             let entry = slots[slot]
@@ -142,11 +99,14 @@ struct TrieWalker {
             if entry.hash == edgeHash {
                 let child = nodes + Int(entry.child)
                 if child.pointee.parent == parent, Int(child.pointee.keyLength) == length {
-                    let keyStart = keys + Int(child.pointee.keyOffset)
-                    if length < 8 {
-                        let mask = (UInt64(1) &<< UInt64(length &* 8)) &- 1
-                        if UnsafeRawPointer(keyStart).loadUnaligned(as: UInt64.self) & mask == key.head { return entry.child }
-                    } else if keyMatches(keyStart, head: key.head, depth, folded: false) {
+                    let key = keys + Int(child.pointee.keyOffset)
+                    if length <= 8 {
+                        let mask = LiteralHash.headMask(length)
+                        if UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) & mask
+                            == UnsafeRawPointer(start).loadUnaligned(as: UInt64.self) & mask {
+                            return entry.child
+                        }
+                    } else if longKeyMatches(key, depth, folded: false) {
                         return entry.child
                     }
                 }
@@ -159,9 +119,9 @@ struct TrieWalker {
     /// folded: keys that differ only in case ("/A", "/a") may all match.
     @inline(never)
     private func visitFoldedLiterals(of parent: UInt32, _ depth: Int) {
-        let key = input.segmentKey(depth)
+        let start = input.starts[depth]
         let length = input.lengths[depth]
-        let edgeHash = LiteralHash.edgeHash(key.hash, parent: parent)
+        let edgeHash = LiteralHash.edgeHash(LiteralHash.paddedSegmentHash(start, length), parent: parent)
         var slot = Int(edgeHash) & slotMask
         while true {
             let entry = slots[slot]
@@ -169,7 +129,7 @@ struct TrieWalker {
             if entry.hash == edgeHash {
                 let child = nodes + Int(entry.child)
                 if child.pointee.parent == parent, Int(child.pointee.keyLength) == length,
-                   keyMatches(keys + Int(child.pointee.keyOffset), head: key.head, depth, folded: true) {
+                   LiteralHash.paddedEqual(keys + Int(child.pointee.keyOffset), start, length, folded: true) {
                     visit(entry.child, depth &+ 1)
                 }
             }
@@ -191,20 +151,11 @@ struct TrieWalker {
         }
     }
 
-    /// Whether a stored key equals segment `depth` of the same length, given the segment's head
-    /// word: the comparisons the one-word test in ``exactLiteralChild(of:_:)`` does not settle
-    /// (folded or long keys). Kept out of line so the probe loop stays small.
+    /// Whether a stored key of more than eight bytes equals segment `depth` of the same length.
+    /// Kept out of line so the probe loop stays small.
     @inline(never)
-    private func keyMatches(_ key: UnsafePointer<UInt8>, head: UInt64, _ depth: Int, folded: Bool) -> Bool {
-        let segment = input.starts[depth]
-        let length = input.lengths[depth]
-        var keyHead = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self)
-        if length < 8 { keyHead &= (UInt64(1) &<< UInt64(length &* 8)) &- 1 }
-        if folded ? LiteralHash.foldWord(keyHead) != LiteralHash.foldWord(head) : keyHead != head { return false }
-        if length <= 8 { return true }
-        let bounds = input.readableBounds(segment, length)
-        return LiteralHash.keyEquals(key + 8, segment + 8, length - 8, folded: folded,
-                                     readableFrom: bounds.lower, to: bounds.upper)
+    private func longKeyMatches(_ key: UnsafePointer<UInt8>, _ depth: Int, folded: Bool) -> Bool {
+        LiteralHash.paddedEqual(key, input.starts[depth], input.lengths[depth], folded: folded)
     }
 
     @inline(__always)

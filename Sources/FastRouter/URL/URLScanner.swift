@@ -56,10 +56,11 @@ extension ScratchState {
         queryPairs.removeAll()
         let length = url.count
         guard length <= MatchScratch.maxURLLength else { return false }
-        guard length > 0, let base = url.baseAddress else { return true }
+        guard length > 0, let source = url.baseAddress else { return true }
         reserveBytes(length)
-        urlStart = base
-        urlEnd = base + length
+        // Work on the padded copy: every load below may run past the URL's end.
+        self.url.update(from: source, count: length)
+        let base = UnsafePointer(self.url)
 
         var position = 0
         var isWeb = false
@@ -115,9 +116,7 @@ extension ScratchState {
         // segment, decoding and validating each on its own.
         let firstPathSegment = segmentCount
         var needsDecoding = false
-        let pathEnd = length >= 16
-            ? splitPlainPathInBlocks(base, from: position, length: length, needsDecoding: &needsDecoding)
-            : splitPlainPath(base, from: position, length: length, needsDecoding: &needsDecoding)
+        let pathEnd = splitPlainPath(base, from: position, length: length, needsDecoding: &needsDecoding)
         guard pathEnd >= 0 else { return false }
         if needsDecoding {
             segmentCount = firstPathSegment
@@ -153,9 +152,11 @@ extension ScratchState {
     }
 
     /// Splits the path starting at `start` on '/' up to the first '?' or '#' (or the URL's end),
-    /// eight bytes at a time, recording each non-empty segment as it is written. Returns where the
-    /// path ends, or -1 past 1024 segments. Sets `needsDecoding` when the path holds '%', NUL or a
-    /// non-ASCII byte: its segments must then be decoded and validated instead.
+    /// sixteen bytes at a time, recording each non-empty segment as it is written. Returns where
+    /// the path ends, or -1 past 1024 segments. Sets `needsDecoding` when the path holds '%', NUL
+    /// or a non-ASCII byte: its segments must then be decoded and validated instead.
+    /// `base` is the padded copy of the URL: a block may extend past its end (those bytes are
+    /// masked off).
     @inline(__always)
     private mutating func splitPlainPath(_ base: UnsafePointer<UInt8>, from start: Int, length: Int,
                                          needsDecoding: inout Bool) -> Int {
@@ -163,88 +164,31 @@ extension ScratchState {
         var count = segmentCount
         var index = start
         var segmentStart = start
-        var flags: UInt64 = 0
-        while index < length {
-            let remaining = length &- index
-            var word: UInt64
-            var inside = UInt64.max
-            if remaining >= 8 {
-                word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            } else {
-                // The last few bytes: reread the URL's final word and shift the consumed bytes out.
-                if length >= 8 {
-                    word = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) &>> UInt64((8 &- remaining) &* 8)
-                } else {
-                    word = 0
-                    for offset in 0..<remaining { word |= UInt64(base[index &+ offset]) &<< UInt64(offset &* 8) }
-                }
-                inside = UInt64.max &>> UInt64((8 &- remaining) &* 8)
-            }
-            var taken = min(remaining, 8)
-            let ends = (Self.exactZeroBytes(word ^ 0x3F3F_3F3F_3F3F_3F3F) | Self.exactZeroBytes(word ^ 0x2323_2323_2323_2323))
-                & inside
-            if ends != 0 {
-                taken = ends.trailingZeroBitCount &>> 3
-                inside &= (UInt64(1) &<< UInt64(taken &* 8)) &- 1
-            }
-            // Zero-byte tests may misfire only above a real zero byte, so masking keeps them exact.
-            flags |= ((word & 0x8080_8080_8080_8080) | Self.zeroBytes(word) | Self.zeroBytes(word ^ 0x2525_2525_2525_2525))
-                & inside
-            var slashes = Self.exactZeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F) & inside
-            while slashes != 0 {
-                let slash = index &+ (slashes.trailingZeroBitCount &>> 3)
-                if slash > segmentStart {
-                    guard recordPlainSegment(base + segmentStart, slash &- segmentStart, &count) else { return -1 }
-                }
-                segmentStart = slash &+ 1
-                slashes &= slashes &- 1
-            }
-            index &+= taken
-            if taken < 8 || ends != 0 { break }
-        }
-        if index > segmentStart {
-            guard recordPlainSegment(base + segmentStart, index &- segmentStart, &count) else { return -1 }
-        }
-        segmentCount = count
-        needsDecoding = flags != 0
-        return index
-    }
-
-    /// ``splitPlainPath(_:from:length:needsDecoding:)`` sixteen bytes at a time with vector
-    /// compares, for URLs of at least 16 bytes: the last block is the URL's final 16 bytes, its
-    /// already consumed bytes masked off.
-    @inline(__always)
-    private mutating func splitPlainPathInBlocks(_ base: UnsafePointer<UInt8>, from start: Int, length: Int,
-                                                 needsDecoding: inout Bool) -> Int {
-        let raw = UnsafeRawPointer(base)
-        var count = segmentCount
-        var index = start
-        var segmentStart = start
         var special: UInt32 = 0
         while index < length {
-            // Bit i of each mask stands for byte blockStart + i.
-            let blockStart = min(index, length &- 16)
-            let block = raw.loadUnaligned(fromByteOffset: blockStart, as: SIMD16<UInt8>.self)
-            var inside = UInt32(0xFFFF) &<< UInt32(index &- blockStart) & 0xFFFF
+            // Bit i of each mask stands for byte index + i.
+            let block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            let remaining = length &- index
+            var inside: UInt32 = remaining >= 16 ? 0xFFFF : (UInt32(1) &<< UInt32(remaining)) &- 1
             let ends = Self.bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23))) & inside
-            var taken = blockStart &+ 16
+            var next = index &+ min(remaining, 16)
             if ends != 0 {
                 let end = ends.trailingZeroBitCount
-                taken = blockStart &+ end
+                next = index &+ end
                 inside &= (UInt32(1) &<< UInt32(end)) &- 1
             }
-            special |= Self.bitmask((block .== SIMD16(repeating: 0)) .| (block .== SIMD16(repeating: 0x25))
-                                    .| (block .>= SIMD16(repeating: 0x80))) & inside
+            special |= (Self.highBits(block) | Self.bitmask((block .== SIMD16(repeating: 0)) .| (block .== SIMD16(repeating: 0x25))))
+                & inside
             var slashes = Self.bitmask(block .== SIMD16(repeating: 0x2F)) & inside
             while slashes != 0 {
-                let slash = blockStart &+ slashes.trailingZeroBitCount
+                let slash = index &+ slashes.trailingZeroBitCount
                 if slash > segmentStart {
                     guard recordPlainSegment(base + segmentStart, slash &- segmentStart, &count) else { return -1 }
                 }
                 segmentStart = slash &+ 1
                 slashes &= slashes &- 1
             }
-            index = taken
+            index = next
             if ends != 0 { break }
         }
         if index > segmentStart {
@@ -253,6 +197,12 @@ extension ScratchState {
         segmentCount = count
         needsDecoding = special != 0
         return index
+    }
+
+    /// One bit per byte of `block` whose high bit is set (a non-ASCII byte), byte i to bit i.
+    @inline(__always)
+    private static func highBits(_ block: SIMD16<UInt8>) -> UInt32 {
+        bitmask(unsafeBitCast(block, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0))
     }
 
     /// One bit per lane of a 16-lane byte comparison (lane i to bit i): SSE2's movemask on x86-64,
@@ -272,14 +222,12 @@ extension ScratchState {
         #endif
     }
 
-    /// Records segment number `count` as it is written in the URL (its hash is computed when a
-    /// lookup needs it). `false` past 1024 segments.
+    /// Records segment number `count` as it is written in the URL. `false` past 1024 segments.
     @inline(__always)
     private func recordPlainSegment(_ start: UnsafePointer<UInt8>, _ length: Int, _ count: inout Int) -> Bool {
         guard count < MatchScratch.maxSegments else { return false }
         segmentStarts[count] = start
         segmentLengths[count] = length
-        segmentHashes[count] = 0
         count &+= 1
         return true
     }
@@ -291,8 +239,7 @@ extension ScratchState {
     }
 
     /// Validates, decodes if needed and records one non-empty segment. `special` says whether its
-    /// bytes hold '%', NUL or non-ASCII bytes, as found while splitting. Its literal hash is left
-    /// for the lookup to compute if a node with literal children needs it.
+    /// bytes hold '%', NUL or non-ASCII bytes, as found while splitting.
     @inline(__always)
     private mutating func addSegment(_ start: UnsafePointer<UInt8>, _ length: Int, special: Bool,
                                      _ decodedUsed: inout Int) -> Bool {
@@ -310,7 +257,6 @@ extension ScratchState {
         }
         segmentStarts[segmentCount] = bytes
         segmentLengths[segmentCount] = count
-        segmentHashes[segmentCount] = 0
         segmentCount += 1
         return true
     }
@@ -358,12 +304,6 @@ extension ScratchState {
             index += 1
         }
         return (index, anySpecial)
-    }
-
-    /// The high bit of each byte of `word` that is zero, exact for every byte.
-    @inline(__always)
-    static func exactZeroBytes(_ word: UInt64) -> UInt64 {
-        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word | 0x7F7F_7F7F_7F7F_7F7F)
     }
 
     /// A high bit set in each byte of `word` that is zero, exact up to and including the lowest
