@@ -172,14 +172,12 @@ enum LiteralHash {
         return word | (upper >> 2)
     }
 
-    /// Combines a segment hash with its parent node into the index hash.
+    /// Combines a segment hash with its parent node into the index hash: one multiply spreads
+    /// both into the product's high half.
     @inline(__always)
     static func edgeHash(_ segmentHash: UInt64, parent: UInt32) -> UInt32 {
-        var mixed = segmentHash ^ (UInt64(parent) &* 0x9E37_79B9_7F4A_7C15)
-        mixed ^= mixed >> 32
-        mixed = mixed &* 0xD6E8_FEB8_6659_FD93
-        mixed ^= mixed >> 32
-        return UInt32(truncatingIfNeeded: mixed)
+        let mixed = (segmentHash ^ (UInt64(parent) &* 0x9E37_79B9_7F4A_7C15)) &* 0xD6E8_FEB8_6659_FD93
+        return UInt32(truncatingIfNeeded: mixed &>> 32)
     }
 
     /// Byte equality, exact or with ASCII letters folded.
