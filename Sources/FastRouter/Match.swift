@@ -22,12 +22,13 @@ public struct Match<Value> {
     /// `Value`: unspecialised generic code would look up type metadata on every match.
     @inlinable
     init(_ scratch: MatchScratch) {
+        let result = scratch.currentResult()
         // The box is borrowed, not retained: its reference count is shared by every thread.
-        (value, pattern) = Unmanaged<RouteBox<Value>>.fromOpaque(scratch.payload!)._withUnsafeGuaranteedRef {
+        (value, pattern) = Unmanaged<RouteBox<Value>>.fromOpaque(result.payload)._withUnsafeGuaranteedRef {
             ($0.value, $0.pattern)
         }
-        routeID = scratch.routeID
-        parameters = Parameters(scratch)
+        routeID = result.routeID
+        parameters = result.parameters
     }
 }
 

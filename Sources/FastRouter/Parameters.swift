@@ -16,7 +16,7 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     /// the match's fragment when it has one; `nil` when there is none of them. One reference
     /// keeps a `Match` small enough for the compiler to copy and destroy inline (a larger generic
     /// struct goes through runtime type metadata on every match).
-    private let storage: ParameterStorage?
+    @usableFromInline let storage: ParameterStorage?
 
     /// The decoded segments the wildcard matched (empty when it matched none or there is none).
     public var wildcardSegments: [String] {
@@ -43,7 +43,7 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
                                             byteCount: strings.reduce(0) { $0 + $1.utf8.count })
         var writer = storage.writer
         for var string in strings {
-            string.withUTF8 { writer.append($0.baseAddress, $0.count, interned: nil) }
+            string.withUTF8 { writer.append($0.baseAddress, $0.count, interned: nil, padded: false) }
         }
         writer.finish()
         self.storage = storage
@@ -70,13 +70,14 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
         var writer = storage.writer
         for index in 0..<count {
             let parameter = parameters[index]
-            writer.append(parameter.name, parameter.nameLength, interned: parameter.nameString)
-            writer.append(parameter.value, parameter.valueLength, interned: nil)
+            writer.append(parameter.name, parameter.nameLength, interned: parameter.nameString, padded: true)
+            writer.append(parameter.value, parameter.valueLength, interned: nil, padded: true)
         }
         for index in wildcard {
-            writer.append(state.pointee.segmentStarts[index], state.pointee.segmentLengths[index], interned: nil)
+            writer.append(state.pointee.segmentStarts[index], state.pointee.segmentLengths[index], interned: nil,
+                          padded: true)
         }
-        if let fragment { writer.append(fragment.baseAddress, fragment.count, interned: nil) }
+        if let fragment { writer.append(fragment.baseAddress, fragment.count, interned: nil, padded: true) }
         writer.finish()
         self.storage = storage
     }
@@ -84,7 +85,7 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     /// The first position.
     public var startIndex: Int { 0 }
     /// One past the last position.
-    public var endIndex: Int { storage?.pairCount ?? 0 }
+    @inlinable public var endIndex: Int { storage?.pairCount ?? 0 }
 
     /// The pair at `position`.
     public subscript(position: Int) -> Element {
@@ -128,9 +129,11 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
 /// The bytes behind ``Parameters``, in one allocation: the counts in the header, then the
 /// boundaries of every string, then the interned name of each pair (when it has one), then
 /// their UTF-8 bytes back to back.
+@usableFromInline
 final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
+    @usableFromInline
     struct Header {
-        let pairCount: Int
+        @usableFromInline let pairCount: Int
         let segmentCount: Int
         let hasFragment: Bool
         let stringCount: Int
@@ -138,10 +141,13 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
 
     // Read through a pointer: `header` is a stored `var` of ManagedBuffer, and each access to it
     // would cost a dynamic exclusivity check. The header never changes after `make`.
-    var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.pairCount } }
+    @inlinable var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.pairCount } }
     var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.segmentCount } }
     var hasFragment: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasFragment } }
     var stringCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.stringCount } }
+
+    /// Words kept after the bytes, so the writer may copy a short string 16 bytes at a time.
+    static let spareWords = 2
 
     /// Storage for `stringCount` strings of `byteCount` bytes in all, to be filled through
     /// ``writer`` with exactly those strings, in order.
@@ -149,7 +155,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
                      byteCount: Int) -> ParameterStorage {
         // `stringCount + 1` boundaries (string `i` is bytes `boundary[i]..<boundary[i + 1]`),
         // `pairCount` interned names (0 for none), then the bytes.
-        let words = stringCount + 1 + pairCount + (byteCount + 7) / 8
+        let words = stringCount + 1 + pairCount + (byteCount + 7) / 8 + spareWords
         let header = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
                             stringCount: stringCount)
         // `create` allocates an instance of the class it is called on, so the downcast holds.
@@ -168,12 +174,26 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
         var offset = 0
 
         /// Appends the next string; `interned` is the pair's name as an immortal string, when
-        /// the string is a name that has one.
+        /// the string is a name that has one. `padded` says that 16 bytes may be read from
+        /// `start` whatever `count` is (the lookup's buffers and interned names are padded so):
+        /// a short string is then copied with two whole loads instead of a call to memcpy.
         @inline(__always)
-        mutating func append(_ start: UnsafePointer<UInt8>?, _ count: Int, interned: UnsafePointer<String>?) {
+        mutating func append(_ start: UnsafePointer<UInt8>?, _ count: Int, interned: UnsafePointer<String>?,
+                             padded: Bool) {
             if index < 2 * pairCount && index & 1 == 0 { names[index >> 1] = Int(bitPattern: interned) }
             boundaries[index] = offset
-            if let start, count > 0 { (base + offset).initialize(from: start, count: count) }
+            if let start, count > 0 {
+                if padded && count <= 16 {
+                    // The storage keeps 16 spare bytes at its end; a later string overwrites the excess.
+                    let source = UnsafeRawPointer(start)
+                    let target = UnsafeMutableRawPointer(base + offset)
+                    target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    target.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+                                      as: UInt64.self)
+                } else {
+                    (base + offset).initialize(from: start, count: count)
+                }
+            }
             offset += count
             index += 1
         }

@@ -94,9 +94,9 @@ public final class Router<Value> {
     @inlinable
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
         // Inlinable, so the generic part is specialised in the caller; the lookup itself is not generic.
-        var result: Match<Value>?
-        let status = core.withCandidates(of: url, all: false) { result = Match<Value>($0) }
-        if status == -5 { throw RouterError.invalidURL }
+        guard let scratch = try core.beginBestMatch(of: url) else { return nil }
+        let result = scratch._withUnsafeGuaranteedRef { Match<Value>($0) }
+        core.endMatch(scratch)
         return result
     }
 
@@ -113,6 +113,33 @@ public final class Router<Value> {
 }
 
 extension RouterCore {
+    /// Matches `url` with this thread's scratch and returns it on the best candidate, or `nil`
+    /// when no route matches. The caller copies the result out, then calls ``endMatch(_:)``.
+    /// The scratch is returned unretained: it belongs to the calling thread.
+    @usableFromInline
+    func beginBestMatch(of url: String) throws(RouterError) -> Unmanaged<MatchScratch>? {
+        let (status, scratch) = ThreadScratch.withCurrent { scratch in
+            (withUTF8(url) { match(url: $0, into: scratch) }, Unmanaged.passUnretained(scratch))
+        }
+        guard status == 0 else {
+            endMatch(scratch)
+            if status == -5 { throw RouterError.invalidURL }
+            return nil
+        }
+        return scratch
+    }
+
+    /// Ends what ``beginBestMatch(of:)`` began: forgets the result and lets writers release the
+    /// payloads it held.
+    @usableFromInline
+    func endMatch(_ scratch: Unmanaged<MatchScratch>) {
+        scratch._withUnsafeGuaranteedRef { scratch in
+            scratch.clearResult()
+            // The match owns its value now: removed routes' values need not wait for this thread.
+            scratch.slot.drop()
+        }
+    }
+
     /// Matches `url` with this thread's scratch and calls `body` with the scratch on the best
     /// candidate, then, when `all` is set, on each next one. Returns the lookup's status.
     /// Results point into the URL's bytes, which for a small string live only during this call.

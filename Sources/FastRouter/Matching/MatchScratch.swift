@@ -38,6 +38,13 @@ final class MatchScratch {
     @usableFromInline var routeID: UInt64 { state.pointee.routeID }
     /// The payload of the current candidate (the Swift router's value box).
     @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.payload }
+
+    /// What a ``Match`` copies out of the current candidate, in one call from the caller's
+    /// specialised code: its route id, payload and parameters. There must be a current candidate.
+    @usableFromInline
+    func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
+        (state.pointee.routeID, state.pointee.payload.unsafelyUnwrapped, Parameters(self))
+    }
     /// Number of parameters of the current candidate, query pairs included.
     var parameterCount: Int { state.pointee.parameterCount }
     /// The raw fragment when the last call matched and the URL has a `#`.
@@ -133,8 +140,9 @@ struct ScratchState {
     /// Bytes after the URL's copy that a block load may touch: a 16-byte block starting at any
     /// byte of the URL stays inside the copy.
     static let urlPadding = 16
-    /// Bytes past the end of `decoded` that a word load may touch.
-    static let wordPadding = 8
+    /// Bytes past the end of `decoded` and `joined` that a load may touch: a word while
+    /// hashing, 16 bytes while copying a short result out (see ``ParameterStorage``).
+    static let wordPadding = 16
 
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
     @inline(__always)
@@ -147,15 +155,17 @@ struct ScratchState {
         (url, decoded, joined) = Self.allocateBytes(byteCapacity)
     }
 
-    /// The URL copy, decoding and joining buffers for URLs of up to `capacity` bytes. They start
-    /// zeroed: padding bytes are read (and masked off) before anything is written there.
+    /// The URL copy, decoding and joining buffers for URLs of up to `capacity` bytes, each padded.
+    /// They start zeroed: padding bytes are read (and ignored) before anything is written there.
     private static func allocateBytes(_ capacity: Int)
         -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
         let url = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + urlPadding)
         url.initialize(repeating: 0, count: capacity + urlPadding)
         let decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + wordPadding)
         decoded.initialize(repeating: 0, count: capacity + wordPadding)
-        return (url, decoded, .allocate(capacity: capacity))
+        let joined = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + wordPadding)
+        joined.initialize(repeating: 0, count: capacity + wordPadding)
+        return (url, decoded, joined)
     }
 
     /// The input of a trie lookup over this URL.

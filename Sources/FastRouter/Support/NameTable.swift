@@ -91,8 +91,10 @@ enum NameTable {
             if let id = state.ids[name] { return id }
             let id = UInt32(state.names.count)
             let utf8 = Array(name.utf8)
-            let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
-            storage.initialize(from: utf8, count: utf8.count)
+            // Padded like the lookup's buffers, so a match may copy a short name with whole loads.
+            let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count + ScratchState.wordPadding)
+            storage.initialize(repeating: 0, count: utf8.count + ScratchState.wordPadding)
+            storage.update(from: utf8, count: utf8.count)
             state.names.append(UnsafeBufferPointer(start: storage, count: utf8.count))
             let string = UnsafeMutablePointer<String>.allocate(capacity: 1)
             string.initialize(to: name)
