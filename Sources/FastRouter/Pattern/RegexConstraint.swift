@@ -3,7 +3,8 @@ import CPCRE2
 /// A regex constraint compiled once by PCRE2 and shared by every thread that matches.
 ///
 /// The pattern is compiled in UTF mode and anchored at both ends, so it must match the whole
-/// decoded segment (`{x:[a-z]+}` does not accept `abc1`). JIT compilation is attempted and its
+/// decoded segment (`{x:[a-z]+}` does not accept `abc1`). A pattern that is one repeated
+/// character class is then matched by a ``ByteClassScanner``, which answers as PCRE2 would. JIT compilation is attempted and its
 /// failure ignored: the interpreter then runs the same program under the same limits.
 ///
 /// Thread safety: immutable after `init`; PCRE2 only reads compiled code while matching, so one
@@ -14,6 +15,8 @@ final class CompiledRegex: @unchecked Sendable {
     let source: String
     /// Whether PCRE2 JIT-compiled the pattern (false where JIT is unavailable or refused).
     let isJITCompiled: Bool
+    /// The table that matches the pattern without PCRE2 when it is a repeated character class.
+    let scanner: ByteClassScanner?
     // Safety: set once in init, never mutated, freed only in deinit; pcre2_match treats it as const.
     private let code: OpaquePointer
 
@@ -46,6 +49,7 @@ final class CompiledRegex: @unchecked Sendable {
         }
         self.source = source
         self.code = compiled
+        self.scanner = ByteClassScanner.recognize(source)
         // JIT failure (no JIT support, or out of executable memory) is not an error: the interpreter is exact too.
         // The JIT size, not the return value, tells whether JIT code exists: `(*NO_JIT)` makes the call a no-op.
         _ = fr_pcre2_jit_compile(compiled)
@@ -65,6 +69,12 @@ final class CompiledRegex: @unchecked Sendable {
     /// - Returns: `.matched`, `.failed`, or `.limitExceeded` when a PCRE2 resource limit stopped the match.
     /// - Complexity: bounded by ``RegexScratch/matchLimit``; allocates nothing when JIT-compiled.
     func match(_ segment: UnsafeBufferPointer<UInt8>, scratch: RegexScratch) -> RegexOutcome {
+        if let scanner { return scanner.matches(segment) ? .matched : .failed }
+        return matchWithPCRE2(segment, scratch: scratch)
+    }
+
+    /// ``match(_:scratch:)`` by PCRE2 itself, even when a scanner could answer.
+    func matchWithPCRE2(_ segment: UnsafeBufferPointer<UInt8>, scratch: RegexScratch) -> RegexOutcome {
         guard let data = scratch.matchData, let context = scratch.matchContext else { return .limitExceeded }
         let status: Int32
         if let base = segment.baseAddress {
