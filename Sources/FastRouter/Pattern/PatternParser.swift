@@ -256,6 +256,16 @@ private struct PatternReader {
     /// Reads a literal, a `{…}` placeholder, or a partial segment mixing text and `{…}`
     /// placeholders (`{name}.{ext}`, `v{major:int}`): one piece at a time up to the segment's end.
     private mutating func readPieces() throws(RouterError) -> Segment {
+        // Most segments are plain ASCII literals: copied out in one allocation, no decoding.
+        var end = position
+        while let current = byte(at: end), current != UInt8(ascii: "{"), ByteClass.isLiteralCharacter(current),
+              !ByteClass.endsSegment(current) {
+            end += 1
+        }
+        if end > position && (end == bytes.count || ByteClass.endsSegment(bytes[end])) {
+            defer { position = end }
+            return .literal(Array(UnsafeBufferPointer(rebasing: bytes[position..<end])))
+        }
         var pieces: [PartialPiece] = []
         var text = DecodedText()
         while let current = byte(at: position), !ByteClass.endsSegment(current) {

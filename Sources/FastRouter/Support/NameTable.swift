@@ -58,6 +58,15 @@ enum NameTable {
         ///   then nothing is interned.
         func internLayout(_ parameters: [(name: String, segment: Int32)]) throws(RouterError) -> UnsafePointer<LayoutEntry> {
             try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
+                // Usually every name is known and so is the layout: one lookup per name, one for the layout.
+                var known: [Int64] = []
+                known.reserveCapacity(2 * parameters.count)
+                for parameter in parameters {
+                    guard let id = state.ids[parameter.name] else { break }
+                    known.append(Int64(id))
+                    known.append(Int64(parameter.segment))
+                }
+                if known.count == 2 * parameters.count, let existing = state.layouts[known] { return existing }
                 var fresh = Set<String>()
                 for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
                 guard state.names.count + fresh.count <= capacity else {
