@@ -46,10 +46,11 @@ extension RouterCore {
                 // Each variant is checked against the side being built, which already holds the
                 // batch's earlier variants; a failure restores that side from the published one.
                 try applyBatch { (side) throws(RouterError) in
+                    var cursor = PathCursor()
                     for registration in registrations {
                         for variant in try prepare(registration, &batch, state) {
                             // Nodes made for a duplicate are dropped with the rest of the failed side.
-                            let node = side.pathCreating(for: variant)
+                            let node = side.pathCreating(for: variant, cursor: &cursor)
                             if side.hasDuplicate(of: variant, at: node) { throw duplicate }
                             inserted.append(side.attach(variant, at: node))
                         }

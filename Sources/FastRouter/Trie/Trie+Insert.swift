@@ -8,6 +8,14 @@ enum TrieSegment: Equatable {
     case wildcard
 }
 
+/// The path ``TableSide/pathCreating(for:cursor:)`` made last: its table root, its segments and
+/// the node reached after each. Valid while no node is removed from that side (one batch).
+struct PathCursor {
+    var root: UInt32 = 0
+    var segments: [TrieSegment] = []
+    var nodes: [UInt32] = []
+}
+
 /// One expansion of a route, resolved and ready to insert into a ``TableSide``.
 struct TrieVariant {
     /// Lower-cased scheme, `nil` for the global table.
@@ -110,9 +118,28 @@ extension TableSide {
 
     /// The node a variant hangs on, creating the nodes of its path that do not exist yet.
     mutating func pathCreating(for variant: TrieVariant) -> UInt32 {
-        var node = rootCreating(scheme: variant.scheme)
-        var depth: UInt16 = 0
-        for segment in variant.segments {
+        var cursor = PathCursor()
+        return pathCreating(for: variant, cursor: &cursor)
+    }
+
+    /// ``pathCreating(for:)`` that starts where the previous path of the same batch (kept in
+    /// `cursor`) stops sharing segments with this one: routes usually come grouped by prefix,
+    /// and each shared level would otherwise cost a probe of the literal index.
+    mutating func pathCreating(for variant: TrieVariant, cursor: inout PathCursor) -> UInt32 {
+        let root = rootCreating(scheme: variant.scheme)
+        var node = root
+        var shared = 0
+        if cursor.root == root {
+            let limit = min(cursor.segments.count, variant.segments.count)
+            while shared < limit && cursor.segments[shared] == variant.segments[shared] { shared += 1 }
+            if shared > 0 { node = cursor.nodes[shared - 1] }
+        }
+        cursor.root = root
+        cursor.segments = variant.segments
+        cursor.nodes.removeSubrange(shared...)
+        var depth = UInt16(shared)
+        for segment in variant.segments[shared...] {
+            defer { cursor.nodes.append(node) }
             switch segment {
             case .literal(let bytes):
                 let hash = bytes.withUnsafeBufferPointer { buffer in
