@@ -4,17 +4,9 @@
 /// comparison (SPEC §3.2): keys stay stored as written, and only the final comparison decides
 /// whether case matters.
 enum LiteralHash {
-    /// Hash of a segment's bytes with ASCII letters folded to lower case. Reads 8 bytes at a time.
-    @inline(__always)
+    /// Hash of a segment's bytes, blind to ASCII case, eight bytes at a time; reads nothing
+    /// outside `start[0..<count]` (keys being registered). Equal to ``paddedSegmentHash(_:_:)``.
     static func segmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-        segmentHash(start, count, readableFrom: start, to: start + count)
-    }
-
-    /// The same hash, allowed to read any byte in `lower..<upper` (a range around the segment):
-    /// a short segment's bytes are then fetched with one word load instead of a byte loop.
-    @inline(__always)
-    static func segmentHash(_ start: UnsafePointer<UInt8>, _ count: Int,
-                            readableFrom lower: UnsafePointer<UInt8>, to upper: UnsafePointer<UInt8>) -> UInt64 {
         var hash = seed
         var index = 0
         let raw = UnsafeRawPointer(start)
@@ -23,7 +15,15 @@ enum LiteralHash {
             index &+= 8
         }
         if index < count {
-            hash = mix(hash, caseBlind(tailWord(start, count, readableFrom: lower, to: upper)))
+            // The last bytes, zero-extended into one word.
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < count {
+                word |= UInt64(start[index]) &<< shift
+                shift &+= 8
+                index &+= 1
+            }
+            hash = mix(hash, caseBlind(word))
         }
         return finish(hash, count: count)
     }
@@ -86,32 +86,6 @@ enum LiteralHash {
             index &+= 8
         }
         return true
-    }
-
-    /// The bytes of `start[0..<count]` past its last whole word (`count % 8` of them, at least one),
-    /// zero-extended into one word. Reads whole words where `lower..<upper` allows.
-    @inline(__always)
-    static func tailWord(_ start: UnsafePointer<UInt8>, _ count: Int,
-                         readableFrom lower: UnsafePointer<UInt8>, to upper: UnsafePointer<UInt8>) -> UInt64 {
-        let index = count & ~7
-        let unused = UInt64((8 &- (count &- index)) &* 8)
-        let raw = UnsafeRawPointer(start)
-        if count >= 8 || start + count - 8 >= lower {
-            // The word ending at the segment's end, its earlier bytes shifted out.
-            return raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) &>> unused
-        }
-        if start + 8 <= upper {
-            return raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & (UInt64.max &>> unused)
-        }
-        var word: UInt64 = 0
-        var shift: UInt64 = 0
-        var position = index
-        while position < count {
-            word |= UInt64(start[position]) &<< shift
-            shift &+= 8
-            position &+= 1
-        }
-        return word
     }
 
     /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a
