@@ -106,7 +106,7 @@ public final class Router<Value> {
     @inlinable
     public func matches(_ url: String) throws(RouterError) -> [Match<Value>] {
         var results: [Match<Value>] = []
-        let status = core.withCandidates(of: url, all: true) { results.append(Match<Value>($0)) }
+        let status = core.withCandidates(of: url) { results.append(Match<Value>($0)) }
         if status == -5 { throw RouterError.invalidURL }
         return results
     }
@@ -140,25 +140,19 @@ extension RouterCore {
         }
     }
 
-    /// Matches `url` with this thread's scratch and calls `body` with the scratch on the best
-    /// candidate, then, when `all` is set, on each next one. Returns the lookup's status.
-    /// Results point into the URL's bytes, which for a small string live only during this call.
+    /// Matches `url` with this thread's scratch and calls `body` with the scratch on each
+    /// candidate, best first. Returns the lookup's status.
     @usableFromInline
-    func withCandidates(of url: String, all: Bool, _ body: (MatchScratch) -> Void) -> Int32 {
+    func withCandidates(of url: String, _ body: (MatchScratch) -> Void) -> Int32 {
         ThreadScratch.withCurrent { scratch in
-            let status = withUTF8(url) { bytes -> Int32 in
-                var status = match(url: bytes, into: scratch)
-                let first = status
-                while status == 0 {
-                    body(scratch)
-                    status = all ? scratch.next() : 1
-                }
-                return first
+            var status = withUTF8(url) { match(url: $0, into: scratch) }
+            let first = status
+            while status == 0 {
+                body(scratch)
+                status = scratch.next()
             }
-            scratch.clearResult()
-            // The matches own their values now: removed routes' values need not wait for this thread.
-            scratch.slot.drop()
-            return status
+            endMatch(Unmanaged.passUnretained(scratch))
+            return first
         }
     }
 }

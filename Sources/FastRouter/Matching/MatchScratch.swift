@@ -80,7 +80,7 @@ struct ScratchState {
     let segmentLengths: UnsafeMutablePointer<Int>
     var segmentCount = 0
 
-    /// The URL being matched, copied with ``urlPadding`` readable bytes after it: lookups then
+    /// The URL being matched, copied with ``padding`` readable bytes after it: lookups then
     /// load whole words and 16-byte blocks without checking where the URL ends. Results point
     /// into this copy, never into the caller's buffer.
     var url: UnsafeMutablePointer<UInt8>
@@ -137,12 +137,10 @@ struct ScratchState {
         parameters.deallocate()
     }
 
-    /// Bytes after the URL's copy that a block load may touch: a 16-byte block starting at any
-    /// byte of the URL stays inside the copy.
-    static let urlPadding = 16
-    /// Bytes past the end of `decoded` and `joined` that a load may touch: a word while
-    /// hashing, 16 bytes while copying a short result out (see ``ParameterStorage``).
-    static let wordPadding = 16
+    /// Bytes after the end of `url`, `decoded` and `joined` (and of interned names) that a load
+    /// may touch: a 16-byte block while splitting the path or copying a short result out (see
+    /// ``ParameterStorage``), a word while hashing.
+    static let padding = 16
 
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
     @inline(__always)
@@ -159,12 +157,12 @@ struct ScratchState {
     /// They start zeroed: padding bytes are read (and ignored) before anything is written there.
     private static func allocateBytes(_ capacity: Int)
         -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
-        let url = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + urlPadding)
-        url.initialize(repeating: 0, count: capacity + urlPadding)
-        let decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + wordPadding)
-        decoded.initialize(repeating: 0, count: capacity + wordPadding)
-        let joined = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + wordPadding)
-        joined.initialize(repeating: 0, count: capacity + wordPadding)
+        let url = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
+        url.initialize(repeating: 0, count: capacity + padding)
+        let decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
+        decoded.initialize(repeating: 0, count: capacity + padding)
+        let joined = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
+        joined.initialize(repeating: 0, count: capacity + padding)
         return (url, decoded, joined)
     }
 

@@ -297,7 +297,7 @@ private struct PatternReader {
         }
         if !text.bytes.isEmpty {
             try text.validate()
-            // Most segments are plain literals: no pieces to collect.
+            // A literal with escapes or non-ASCII bytes: no pieces to collect.
             if pieces.isEmpty { return .literal(text.bytes) }
             pieces.append(.text(text.bytes))
         }

@@ -58,15 +58,19 @@ enum NameTable {
         ///   then nothing is interned.
         func internLayout(_ parameters: [(name: String, segment: Int32)]) throws(RouterError) -> UnsafePointer<LayoutEntry> {
             try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
-                // Usually every name is known and so is the layout: one lookup per name, one for the layout.
-                var known: [Int64] = []
-                known.reserveCapacity(2 * parameters.count)
-                for parameter in parameters {
-                    guard let id = state.ids[parameter.name] else { break }
-                    known.append(Int64(id))
-                    known.append(Int64(parameter.segment))
+                // The layout's key: (name id, segment) pairs; nil while some name is not interned.
+                func knownKey() -> [Int64]? {
+                    var key: [Int64] = []
+                    key.reserveCapacity(2 * parameters.count)
+                    for parameter in parameters {
+                        guard let id = state.ids[parameter.name] else { return nil }
+                        key.append(Int64(id))
+                        key.append(Int64(parameter.segment))
+                    }
+                    return key
                 }
-                if known.count == 2 * parameters.count, let existing = state.layouts[known] { return existing }
+                // Usually every name is known and so is the layout: one lookup per name, one for the layout.
+                if let key = knownKey(), let existing = state.layouts[key] { return existing }
                 var fresh = Set<String>()
                 for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
                 guard state.names.count + fresh.count <= capacity else {
@@ -75,12 +79,7 @@ enum NameTable {
                                         + "names are never freed; reuse parameter names across routes")
                 }
                 let ids = parameters.map { Self.intern($0.name, &state) }
-                var key: [Int64] = []
-                key.reserveCapacity(2 * ids.count)
-                for (id, parameter) in zip(ids, parameters) {
-                    key.append(Int64(id))
-                    key.append(Int64(parameter.segment))
-                }
+                let key = knownKey()!
                 if let existing = state.layouts[key] { return existing }
                 let storage = UnsafeMutablePointer<LayoutEntry>.allocate(capacity: max(parameters.count, 1))
                 for (index, id) in ids.enumerated() {
@@ -101,8 +100,8 @@ enum NameTable {
             let id = UInt32(state.names.count)
             let utf8 = Array(name.utf8)
             // Padded like the lookup's buffers, so a match may copy a short name with whole loads.
-            let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count + ScratchState.wordPadding)
-            storage.initialize(repeating: 0, count: utf8.count + ScratchState.wordPadding)
+            let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count + ScratchState.padding)
+            storage.initialize(repeating: 0, count: utf8.count + ScratchState.padding)
             storage.update(from: utf8, count: utf8.count)
             state.names.append(UnsafeBufferPointer(start: storage, count: utf8.count))
             let string = UnsafeMutablePointer<String>.allocate(capacity: 1)

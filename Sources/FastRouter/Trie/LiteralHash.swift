@@ -122,10 +122,10 @@ enum LiteralHash {
         return mixed ^ (mixed >> 29)
     }
 
-    /// Completes a segment hash with the segment's length. Never 0: lookups use 0 for "not hashed yet".
+    /// Completes a segment hash with the segment's length.
     @inline(__always)
     static func finish(_ hash: UInt64, count: Int) -> UInt64 {
-        (hash ^ UInt64(truncatingIfNeeded: count)) | 1
+        hash ^ UInt64(truncatingIfNeeded: count)
     }
 
     /// Eight packed bytes with bit 5 set in each: equal for words that differ only in the case of

@@ -84,41 +84,12 @@ struct TrieWalker {
         }
     }
 
-    /// The literal child of `parent` whose key equals segment `depth` byte for byte, or 0.
-    /// Keys of up to eight bytes compare in one word: keys and segments are both padded, so their
-    /// first words may be loaded whole and masked to the length.
+    /// Walks the literal index for the children of `parent` that may be keyed by segment `depth`
+    /// (same edge hash, same key length), in probe order, calling `body` with each child and its
+    /// key until `body` returns true.
     @inline(__always)
-    private func exactLiteralChild(of parent: UInt32, _ depth: Int) -> UInt32 {
-        let start = input.starts[depth]
-        let length = input.lengths[depth]
-        let edgeHash = LiteralHash.edgeHash(LiteralHash.paddedSegmentHash(start, length), parent: parent)
-        var slot = Int(edgeHash) & slotMask
-        while true {
-            let entry = slots[slot]
-            if entry.child == 0 { return 0 }
-            if entry.hash == edgeHash {
-                let child = nodes + Int(entry.child)
-                if child.pointee.parent == parent, Int(child.pointee.keyLength) == length {
-                    let key = keys + Int(child.pointee.keyOffset)
-                    if length <= 8 {
-                        let mask = LiteralHash.headMask(length)
-                        if UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) & mask
-                            == UnsafeRawPointer(start).loadUnaligned(as: UInt64.self) & mask {
-                            return entry.child
-                        }
-                    } else if longKeyMatches(key, depth, folded: false) {
-                        return entry.child
-                    }
-                }
-            }
-            slot = (slot &+ 1) & slotMask
-        }
-    }
-
-    /// Visits every literal child of `parent` whose key equals segment `depth` with ASCII case
-    /// folded: keys that differ only in case ("/A", "/a") may all match.
-    @inline(never)
-    private func visitFoldedLiterals(of parent: UInt32, _ depth: Int) {
+    private func probeLiteralChildren(of parent: UInt32, _ depth: Int,
+                                      _ body: (UInt32, UnsafePointer<UInt8>) -> Bool) {
         let start = input.starts[depth]
         let length = input.lengths[depth]
         let edgeHash = LiteralHash.edgeHash(LiteralHash.paddedSegmentHash(start, length), parent: parent)
@@ -129,11 +100,46 @@ struct TrieWalker {
             if entry.hash == edgeHash {
                 let child = nodes + Int(entry.child)
                 if child.pointee.parent == parent, Int(child.pointee.keyLength) == length,
-                   LiteralHash.paddedEqual(keys + Int(child.pointee.keyOffset), start, length, folded: true) {
-                    visit(entry.child, depth &+ 1)
+                   body(entry.child, keys + Int(child.pointee.keyOffset)) {
+                    return
                 }
             }
             slot = (slot &+ 1) & slotMask
+        }
+    }
+
+    /// The literal child of `parent` whose key equals segment `depth` byte for byte, or 0.
+    /// Keys of up to eight bytes compare in one word: keys and segments are both padded, so their
+    /// first words may be loaded whole and masked to the length.
+    @inline(__always)
+    private func exactLiteralChild(of parent: UInt32, _ depth: Int) -> UInt32 {
+        let start = input.starts[depth]
+        let length = input.lengths[depth]
+        var found: UInt32 = 0
+        probeLiteralChildren(of: parent, depth) { child, key in
+            let equal: Bool
+            if length <= 8 {
+                let mask = LiteralHash.headMask(length)
+                equal = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) & mask
+                    == UnsafeRawPointer(start).loadUnaligned(as: UInt64.self) & mask
+            } else {
+                equal = longKeyMatches(key, depth)
+            }
+            if equal { found = child }
+            return equal
+        }
+        return found
+    }
+
+    /// Visits every literal child of `parent` whose key equals segment `depth` with ASCII case
+    /// folded: keys that differ only in case ("/A", "/a") may all match.
+    @inline(never)
+    private func visitFoldedLiterals(of parent: UInt32, _ depth: Int) {
+        let start = input.starts[depth]
+        let length = input.lengths[depth]
+        probeLiteralChildren(of: parent, depth) { child, key in
+            if LiteralHash.paddedEqual(key, start, length, folded: true) { visit(child, depth &+ 1) }
+            return false
         }
     }
 
@@ -151,11 +157,11 @@ struct TrieWalker {
         }
     }
 
-    /// Whether a stored key of more than eight bytes equals segment `depth` of the same length.
-    /// Kept out of line so the probe loop stays small.
+    /// Whether a stored key of more than eight bytes equals segment `depth` of the same length,
+    /// byte for byte. Kept out of line so the probe loop stays small.
     @inline(never)
-    private func longKeyMatches(_ key: UnsafePointer<UInt8>, _ depth: Int, folded: Bool) -> Bool {
-        LiteralHash.paddedEqual(key, input.starts[depth], input.lengths[depth], folded: folded)
+    private func longKeyMatches(_ key: UnsafePointer<UInt8>, _ depth: Int) -> Bool {
+        LiteralHash.paddedEqual(key, input.starts[depth], input.lengths[depth], folded: false)
     }
 
     @inline(__always)
