@@ -169,7 +169,7 @@ struct ScratchState {
     /// The input of a trie lookup over this URL.
     func lookupInput(foldAll: Bool) -> LookupInput {
         LookupInput(starts: segmentStarts, lengths: segmentLengths, count: segmentCount,
-                    foldAll: foldAll, foldFirst: firstSegmentIsHost, host: host, hostLength: hostLength)
+                    foldedSegments: foldAll ? Int.max : (firstSegmentIsHost ? 1 : 0), host: host, hostLength: hostLength)
     }
 
     // MARK: Results

@@ -4,38 +4,48 @@
 /// comparison (SPEC §3.2): keys stay stored as written, and only the final comparison decides
 /// whether case matters.
 enum LiteralHash {
-    /// Hash of a segment's bytes, blind to ASCII case, eight bytes at a time; reads nothing
-    /// outside `start[0..<count]` (keys being registered). Equal to ``paddedSegmentHash(_:_:)``.
+    /// Hash of a segment's bytes, blind to ASCII case; reads nothing outside `start[0..<count]`
+    /// (keys being registered). Equal to ``paddedSegmentHash(_:_:)``.
+    ///
+    /// A segment of up to eight bytes hashes to its own bytes, case-blinded and zero-padded: no
+    /// arithmetic at all, and distinct for distinct (case-blinded) segments, since case-blinding
+    /// leaves no zero byte inside one. ``edgeHash(_:parent:)`` does the mixing. Longer segments
+    /// are mixed eight bytes at a time.
     static func segmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-        var hash = seed
         var index = 0
+        var hash = seed
         let raw = UnsafeRawPointer(start)
-        while index &+ 8 <= count {
-            hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-            index &+= 8
+        if count > 8 {
+            while index &+ 8 <= count {
+                hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                index &+= 8
+            }
         }
         if index < count {
             // The last bytes, zero-extended into one word.
             var word: UInt64 = 0
             var shift: UInt64 = 0
-            while index < count {
-                word |= UInt64(start[index]) &<< shift
+            var tail = index
+            while tail < count {
+                word |= UInt64(start[tail]) &<< shift
                 shift &+= 8
-                index &+= 1
+                tail &+= 1
             }
-            hash = mix(hash, caseBlind(word))
+            let head = caseBlind(word) & headMask(count &- index)
+            if count <= 8 { return head }
+            hash = mix(hash, head)
         }
         return finish(hash, count: count)
     }
 
     /// ``segmentHash(_:_:)`` of bytes that may be read a whole word at a time: the eight bytes
     /// from any position before `count` are readable (a URL segment in the padded copy, or a
-    /// decoded one). Hashes a segment of up to eight bytes with one load and one multiply.
+    /// decoded one). A segment of up to eight bytes costs one load, an `or` and an `and`.
     @inline(__always)
     static func paddedSegmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
         let raw = UnsafeRawPointer(start)
-        if count &- 1 < 8 {
-            return finish(mix(seed, caseBlind(raw.loadUnaligned(as: UInt64.self) & headMask(count))), count: count)
+        if UInt(bitPattern: count &- 1) < 8 {
+            return caseBlind(raw.loadUnaligned(as: UInt64.self)) & headMask(count)
         }
         return paddedLongSegmentHash(start, count)
     }
@@ -50,8 +60,8 @@ enum LiteralHash {
             index &+= 8
         }
         if index < count {
-            hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                                       & headMask(count &- index)))
+            hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                                       & headMask(count &- index))
         }
         return finish(hash, count: count)
     }
@@ -59,7 +69,8 @@ enum LiteralHash {
     /// The mask keeping the first `count` bytes (1 to 8) of a little-endian word.
     @inline(__always)
     static func headMask(_ count: Int) -> UInt64 {
-        UInt64.max &>> UInt64((8 &- count) &* 8)
+        // A masking shift of a truncated amount: one `shr`, no range check.
+        UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- count &* 8)
     }
 
     /// Whether `count` bytes at `lhs` and `rhs` are equal (exactly, or with ASCII letters
@@ -146,12 +157,12 @@ enum LiteralHash {
         return word | (upper >> 2)
     }
 
-    /// Combines a segment hash with its parent node into the index hash: one multiply spreads
-    /// both into the product's high half.
+    /// Combines a segment hash with its parent node into the index hash. The high half of one
+    /// full-width product depends on every input bit, so a short segment's raw bytes mix well.
     @inline(__always)
     static func edgeHash(_ segmentHash: UInt64, parent: UInt32) -> UInt32 {
-        let mixed = (segmentHash ^ (UInt64(parent) &* 0x9E37_79B9_7F4A_7C15)) &* 0xD6E8_FEB8_6659_FD93
-        return UInt32(truncatingIfNeeded: mixed &>> 32)
+        let key = segmentHash ^ (UInt64(parent) &* 0x9E37_79B9_7F4A_7C15)
+        return UInt32(truncatingIfNeeded: key.multipliedFullWidth(by: 0xD6E8_FEB8_6659_FD93).high)
     }
 
     /// Byte equality, exact or with ASCII letters folded.

@@ -91,7 +91,7 @@ extension TableSide {
                 template(reaching: node)._withUnsafeGuaranteedRef { partial in
                     write -= partial.parameterCount
                     _ = partial.match(UnsafeBufferPointer(start: input.starts[segment], count: input.lengths[segment]),
-                                      folded: input.foldAll || (segment == 0 && input.foldFirst),
+                                      folded: segment < input.foldedSegments,
                                       regexScratch: regexScratch, limitHits: &limitHits, captures: slots + write,
                                       segmentIndex: Int32(segment))
                 }

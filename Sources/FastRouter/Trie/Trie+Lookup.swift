@@ -5,10 +5,9 @@ struct LookupInput {
     let starts: UnsafePointer<UnsafePointer<UInt8>>
     let lengths: UnsafePointer<Int>
     let count: Int
-    /// Compare every literal ASCII case-insensitively (router option).
-    let foldAll: Bool
-    /// Compare the first segment case-insensitively: it is a custom scheme's host.
-    let foldFirst: Bool
+    /// Segments before this index compare ASCII case-insensitively: none, the first (a custom
+    /// scheme's host) or all (router option). One comparison per node instead of two flags.
+    let foldedSegments: Int
     /// The URL's host for web schemes (lower-case comparison), `nil` when the URL has none.
     let host: UnsafePointer<UInt8>?
     let hostLength: Int
@@ -59,7 +58,7 @@ struct TrieWalker {
             }
             var literal: UInt32 = 0
             if node.pointee.literalChildCount != 0 {
-                if input.foldAll || (depth == 0 && input.foldFirst) {
+                if depth < input.foldedSegments {
                     visitFoldedLiterals(of: nodeIndex, depth)
                 } else {
                     literal = exactLiteralChild(of: nodeIndex, depth)
@@ -148,7 +147,7 @@ struct TrieWalker {
     @inline(never)
     private func visitConstraintEdges(_ first: UInt32, _ depth: Int) {
         let segment = UnsafeBufferPointer(start: input.starts[depth], count: input.lengths[depth])
-        let folded = input.foldAll || (depth == 0 && input.foldFirst)
+        let folded = depth < input.foldedSegments
         var edge = first
         while edge != 0 {
             let entry = edges[Int(edge)]

@@ -161,6 +161,9 @@ extension ScratchState {
     private mutating func splitPlainPath(_ base: UnsafePointer<UInt8>, from start: Int, length: Int,
                                          needsDecoding: inout Bool) -> Int {
         let raw = UnsafeRawPointer(base)
+        // Local copies: stores through them could alias `self`, which would be reloaded each time.
+        let starts = segmentStarts
+        let lengths = segmentLengths
         var count = segmentCount
         var index = start
         var segmentStart = start
@@ -183,7 +186,7 @@ extension ScratchState {
             while slashes != 0 {
                 let slash = index &+ slashes.trailingZeroBitCount
                 if slash > segmentStart {
-                    guard recordPlainSegment(base + segmentStart, slash &- segmentStart, &count) else { return -1 }
+                    guard Self.record(base + segmentStart, slash &- segmentStart, starts, lengths, &count) else { return -1 }
                 }
                 segmentStart = slash &+ 1
                 slashes &= slashes &- 1
@@ -192,7 +195,7 @@ extension ScratchState {
             if ends != 0 { break }
         }
         if index > segmentStart {
-            guard recordPlainSegment(base + segmentStart, index &- segmentStart, &count) else { return -1 }
+            guard Self.record(base + segmentStart, index &- segmentStart, starts, lengths, &count) else { return -1 }
         }
         segmentCount = count
         needsDecoding = special != 0
@@ -224,10 +227,12 @@ extension ScratchState {
 
     /// Records segment number `count` as it is written in the URL. `false` past 1024 segments.
     @inline(__always)
-    private func recordPlainSegment(_ start: UnsafePointer<UInt8>, _ length: Int, _ count: inout Int) -> Bool {
+    private static func record(_ start: UnsafePointer<UInt8>, _ length: Int,
+                               _ starts: UnsafeMutablePointer<UnsafePointer<UInt8>>,
+                               _ lengths: UnsafeMutablePointer<Int>, _ count: inout Int) -> Bool {
         guard count < MatchScratch.maxSegments else { return false }
-        segmentStarts[count] = start
-        segmentLengths[count] = length
+        starts[count] = start
+        lengths[count] = length
         count &+= 1
         return true
     }
