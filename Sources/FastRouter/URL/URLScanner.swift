@@ -60,6 +60,9 @@ extension ScratchState {
         reserveBytes(length)
         // Work on the padded copy: every load below may run past the URL's end.
         self.url.update(from: source, count: length)
+        // A '?' after the copy ends the path scan where the URL ends, so the scan needs no
+        // separate end check (see `splitPlainPath`).
+        self.url[length] = UInt8(ascii: "?")
         let base = UnsafePointer(self.url)
 
         var position = 0
@@ -151,12 +154,12 @@ extension ScratchState {
         return parseQuery(base + queryStart, queryEnd - queryStart, plusAsSpace: plusAsSpace, decodedUsed: &decodedUsed)
     }
 
-    /// Splits the path starting at `start` on '/' up to the first '?' or '#' (or the URL's end),
-    /// sixteen bytes at a time, recording each non-empty segment as it is written. Returns where
-    /// the path ends, or -1 past 1024 segments. Sets `needsDecoding` when the path holds '%', NUL
-    /// or a non-ASCII byte: its segments must then be decoded and validated instead.
-    /// `base` is the padded copy of the URL: a block may extend past its end (those bytes are
-    /// masked off).
+    /// Splits the path starting at `start` on '/' up to the first '?' or '#', sixteen bytes at a
+    /// time, recording each non-empty segment as it is written. Returns where the path ends, or
+    /// -1 past 1024 segments. Sets `needsDecoding` when the path holds '%', NUL or a non-ASCII
+    /// byte: its segments must then be decoded and validated instead.
+    /// `base` is the padded copy of the URL with a '?' at `length`: the scan always stops there
+    /// at the latest, and a block may extend past it (those bytes are masked off).
     @inline(__always)
     private mutating func splitPlainPath(_ base: UnsafePointer<UInt8>, from start: Int, length: Int,
                                          needsDecoding: inout Bool) -> Int {
@@ -168,18 +171,12 @@ extension ScratchState {
         var index = start
         var segmentStart = start
         var special: UInt32 = 0
-        while index < length {
+        while true {
             // Bit i of each mask stands for byte index + i.
             let block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-            let remaining = length &- index
-            var inside: UInt32 = remaining >= 16 ? 0xFFFF : (UInt32(1) &<< UInt32(remaining)) &- 1
-            let ends = Self.bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23))) & inside
-            var next = index &+ min(remaining, 16)
-            if ends != 0 {
-                let end = ends.trailingZeroBitCount
-                next = index &+ end
-                inside &= (UInt32(1) &<< UInt32(end)) &- 1
-            }
+            let ends = Self.bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23)))
+            // Only the block that holds the path's end needs its bytes past the end masked off.
+            let inside: UInt32 = ends == 0 ? 0xFFFF : (UInt32(1) &<< UInt32(ends.trailingZeroBitCount)) &- 1
             special |= (Self.highBits(block) | Self.bitmask((block .== SIMD16(repeating: 0)) .| (block .== SIMD16(repeating: 0x25))))
                 & inside
             var slashes = Self.bitmask(block .== SIMD16(repeating: 0x2F)) & inside
@@ -191,8 +188,11 @@ extension ScratchState {
                 segmentStart = slash &+ 1
                 slashes &= slashes &- 1
             }
-            index = next
-            if ends != 0 { break }
+            if ends != 0 {
+                index &+= ends.trailingZeroBitCount
+                break
+            }
+            index &+= 16
         }
         if index > segmentStart {
             guard Self.record(base + segmentStart, index &- segmentStart, starts, lengths, &count) else { return -1 }
