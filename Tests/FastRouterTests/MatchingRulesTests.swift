@@ -310,6 +310,15 @@ func checkRulesOrder(_ c: RulesOrderCase, sourceLocation: SourceLocation = #_sou
         RulesOrderCase(label: "a custom scheme host with an optional part",
                   routes: [RulesRoute("myapp://settings(/:section)", id: 3)],
                   url: "myapp://settings/privacy", ids: [3], parameters: [["section=privacy"]]),
+        RulesOrderCase(label: "an empty custom host leaves the path's first segment as the host, in a pattern as in a URL",
+                  routes: [RulesRoute("myapp:///users/:id", id: 1)],
+                  url: "myapp://users/42", ids: [1], parameters: [["id=42"]]),
+        RulesOrderCase(label: "a URL with an empty custom host",
+                  routes: [RulesRoute("myapp://users/:id", id: 1)],
+                  url: "myapp:///users/42", ids: [1], parameters: [["id=42"]]),
+        RulesOrderCase(label: "the root of a custom scheme written with an empty host",
+                  routes: [RulesRoute("myapp:///", id: 1)],
+                  url: "myapp://", ids: [1]),
     ]
 
     @Test(arguments: schemeCases)

@@ -644,16 +644,26 @@ struct RouteAnalysis {
     static let witnesses: [[UInt8]] = [
         "1", "42", "0", "-1", "1.5", "a", "x", "abc", "A", "ff", "a1", "new", "me", "index", "json",
         "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b", "_", "a-b", "a.b", "a_b", "x.json", "a b", "é",
+        "6dcb09b5b57875f334f61aebed695e2e4193db5e", "2024-01-31", "v1",
     ].map { Array($0.utf8) }
 
+    /// `values` starting at position `rotation` (modulo their count), then the ones before it.
+    static func rotated(_ values: [[UInt8]], by rotation: Int) -> [[UInt8]] {
+        let start = rotation % values.count
+        return Array(values[start...] + values[..<start])
+    }
+
     /// A URL `expansion` matches, also matched by `other` when given (`nil` when none is found).
-    func exampleURL(for expansion: Expansion, alsoIn other: Expansion?) -> String? {
+    /// `rotation` starts the placeholders' sample values further down ``witnesses``, for another
+    /// URL of the same expansion; `wildcardValue` gives a trailing wildcard one segment.
+    func exampleURL(for expansion: Expansion, alsoIn other: Expansion?, rotation: Int = 0,
+                    wildcardValue: Bool = false) -> String? {
         let pattern = entries[expansion.entry].pattern
         let otherPattern = other.map { entries[$0.entry].pattern }
         if let other, !other.wildcard, !expansion.wildcard, other.segments.count != expansion.segments.count { return nil }
         var segments: [[UInt8]] = []
         for (position, segment) in expansion.segments.enumerated() {
-            var candidates = samples(segment, pattern)
+            var candidates = samples(segment, pattern, rotation: rotation)
             var otherSegment: Segment?
             if let other, position < other.segments.count {
                 otherSegment = other.segments[position]
@@ -672,6 +682,9 @@ struct RouteAnalysis {
                     .first(where: { accepts(other.segments[position], otherPattern!, $0, position: position) }) else { return nil }
                 segments.append(value)
             }
+        }
+        if wildcardValue && expansion.wildcard && other == nil {
+            segments.append(Self.rotated(Self.witnesses, by: rotation).first { !$0.contains(UInt8(ascii: " ")) } ?? Array("a".utf8))
         }
         let custom = isCustomScheme(pattern)
         let path = segments.enumerated().map { offset, bytes in
@@ -694,13 +707,14 @@ struct RouteAnalysis {
         return "\(scheme)://\(host)" + (path.isEmpty ? "/" : path)
     }
 
-    /// Values worth trying for `segment`: the literal itself, or built from the witnesses.
-    private func samples(_ segment: Segment, _ pattern: Pattern) -> [[UInt8]] {
+    /// Values worth trying for `segment`: the literal itself, or built from the witnesses
+    /// (starting `rotation` places down the list).
+    private func samples(_ segment: Segment, _ pattern: Pattern, rotation: Int = 0) -> [[UInt8]] {
         switch segment {
         case .literal(let bytes): return [bytes]
-        case .parameter, .constrained, .wildcard: return Self.witnesses
+        case .parameter, .constrained, .wildcard: return Self.rotated(Self.witnesses, by: rotation)
         case .partial(let pieces):
-            return Self.witnesses.map { preferred in
+            return Self.rotated(Self.witnesses, by: rotation).map { preferred in
                 pieces.flatMap { piece -> [UInt8] in
                     switch piece {
                     case .text(let text): return text

@@ -82,7 +82,10 @@ private struct PatternReader {
             } else {
                 // A custom scheme's host is its first path segment: read "scheme://REST" as the path
                 // "/REST", starting at the second slash of "://" so offsets stay those of the input.
+                // An empty host ("scheme:///REST", as the grammar allows) leaves the path "/REST"
+                // too, as it does in a URL.
                 position += 2
+                if byte(at: position + 1) == UInt8(ascii: "/") { position += 1 }
             }
         }
         let nodes = try readPath()

@@ -22,7 +22,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an SVG chart (ns per lookup per router and set, thread scaling).", valueName: "file"))
     var svg: String?
 
-    @Option(help: ArgumentHelp("Measure your own routes: one per line, '[METHOD] pattern [priority]'. Needs --urls.", valueName: "file"))
+    @Option(help: ArgumentHelp("Measure your own routes: one per line, '[METHOD] pattern [priority]'. Request URLs come from --urls, else from urls/NAME.urls or NAME.urls beside the file, else one is built per route.", valueName: "file"))
     var routes: String?
 
     @Option(help: ArgumentHelp("Request URLs for --routes: one per line, '[METHOD] url', line i answered by route i.", valueName: "file"))
@@ -44,7 +44,7 @@ struct BenchCommand: ParsableCommand {
     var quick = false
 
     func validate() throws {
-        if (routes == nil) != (urls == nil) { throw ValidationError("--routes and --urls go together") }
+        if routes == nil && urls != nil { throw ValidationError("--urls needs --routes") }
         if let threads, !(1...512).contains(threads) { throw ValidationError("--threads must be between 1 and 512") }
         if let duration, !(duration > 0 && duration <= 600) {
             throw ValidationError("--duration must be more than 0 and at most 600 seconds")
@@ -72,7 +72,7 @@ struct BenchCommand: ParsableCommand {
                                    writerAddsPerSecond: 1000, updateSamples: quick ? 20 : 200, quick: quick,
                                    routers: try selectedRouters())
         var entries: [SuiteEntry]
-        if let routes, let urls {
+        if let routes {
             let set = try loadCustomSet(routes: routes, urls: urls)
             entries = [SuiteEntry(name: set.name) { set }]
         } else {
@@ -136,7 +136,7 @@ struct BenchCommand: ParsableCommand {
         if !report.failures.isEmpty { throw ExitCode(1) }
     }
 
-    private func loadCustomSet(routes: String, urls: String) throws -> RouteSet {
+    private func loadCustomSet(routes: String, urls: String?) throws -> RouteSet {
         do {
             return try RouteFile.load(routesPath: routes, urlsPath: urls)
         } catch {

@@ -1,27 +1,28 @@
+import FastRouter
 import Foundation
 
-/// Reads a user's own set: `--routes FILE` and `--urls FILE`.
+/// Reads a user's own set: `--routes FILE`, with `--urls FILE` or without.
 ///
 /// Routes file: one route per line, `[METHOD] pattern [priority]`. URLs file: one URL per line,
 /// `[METHOD] url`, line i answered by the route of line i. Blank lines and lines starting with
 /// `#` are skipped in both. Methods are ignored and equal routes (pattern and priority) merged,
 /// as in the embedded sets.
+///
+/// Without `--urls`, the URLs come from `urls/NAME.urls` or `NAME.urls` beside the routes file
+/// when one exists (the layout of the shipped route sets), and otherwise are built from the
+/// routes themselves: one URL per route that the route answers first (``Router/exampleURLs()``).
 enum RouteFile {
     struct FormatError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func load(routesPath: String, urlsPath: String) throws(FormatError) -> RouteSet {
+    static func load(routesPath: String, urlsPath: String?) throws(FormatError) -> RouteSet {
         let routeLines = try lines(of: routesPath)
-        let urlLines = try lines(of: urlsPath)
-        guard routeLines.count == urlLines.count else {
-            throw FormatError(description: "\(routesPath) has \(routeLines.count) routes but \(urlsPath) has \(urlLines.count) URLs; line i of the URLs must be answered by route i")
-        }
         guard !routeLines.isEmpty else { throw FormatError(description: "\(routesPath) holds no routes") }
         var routes: [RouteSpec] = []
+        var routeOfLine: [Int] = []
         var indexOfRoute: [String: Int] = [:]
-        var requests: [Request] = []
-        for ((routeNumber, routeLine), (urlNumber, urlLine)) in zip(routeLines, urlLines) {
+        for (routeNumber, routeLine) in routeLines {
             var fields = routeLine.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if fields.count >= 2, isMethod(fields[0]) { fields.removeFirst() }
             guard fields.count == 1 || fields.count == 2 else {
@@ -36,26 +37,83 @@ enum RouteFile {
             }
             let spec = RouteSpec(pattern: fields[0], priority: priority)
             let key = "\(priority) \(spec.pattern)"
-            let index: Int
             if let existing = indexOfRoute[key] {
-                index = existing
+                routeOfLine.append(existing)
             } else {
-                index = routes.count
-                indexOfRoute[key] = index
+                indexOfRoute[key] = routes.count
+                routeOfLine.append(routes.count)
                 routes.append(spec)
             }
+        }
+        let name = URL(fileURLWithPath: routesPath).deletingPathExtension().lastPathComponent
+        var urlsFile = urlsPath
+        if urlsFile == nil { urlsFile = try companionURLFile(of: routesPath, lineCount: routeLines.count) }
+        guard let urlsPath = urlsFile else {
+            let (requests, unreached) = try builtRequests(for: routes, routesPath: routesPath)
+            let note = unreached == 0 ? "" : "; \(unreached) routes answer no URL first and are not looked up"
+            return RouteSet(name: name, summary: "routes from \(routesPath), one URL built per route\(note)", kind: .custom,
+                            routes: routes, requests: requests,
+                            origin: "\(routesPath), URLs built by Router.exampleURLs()")
+        }
+        let urlLines = try lines(of: urlsPath)
+        guard routeLines.count == urlLines.count else {
+            throw FormatError(description: "\(routesPath) has \(routeLines.count) routes but \(urlsPath) has \(urlLines.count) URLs; line i of the URLs must be answered by route i")
+        }
+        var requests: [Request] = []
+        for (line, (urlNumber, urlLine)) in urlLines.enumerated() {
             var urlFields = urlLine.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if urlFields.count == 2, isMethod(urlFields[0]) { urlFields.removeFirst() }
             guard urlFields.count == 1 else {
                 throw FormatError(description: "\(urlsPath):\(urlNumber): expected '[METHOD] url', got '\(urlLine)'")
             }
-            let parameters = plainPlaceholderValues(pattern: spec.pattern, url: urlFields[0])
+            let index = routeOfLine[line]
+            let parameters = plainPlaceholderValues(pattern: routes[index].pattern, url: urlFields[0])
             requests.append(Request(url: urlFields[0], route: index, parameters: parameters,
                                     pathParameterCount: parameters?.count ?? 0))
         }
-        let name = URL(fileURLWithPath: routesPath).deletingPathExtension().lastPathComponent
         return RouteSet(name: name, summary: "routes from \(routesPath)", kind: .custom, routes: routes,
                         requests: requests, origin: "\(routesPath) + \(urlsPath)")
+    }
+
+    /// `urls/NAME.urls` or `NAME.urls` beside `NAME.EXT`: the first that exists with one URL per
+    /// route line (a file of another shape belongs to something else and is left alone).
+    static func companionURLFile(of routesPath: String, lineCount: Int) throws(FormatError) -> String? {
+        let routesFile = URL(fileURLWithPath: routesPath)
+        let stem = routesFile.deletingPathExtension().lastPathComponent
+        let directory = routesFile.deletingLastPathComponent()
+        let candidates = [directory.appendingPathComponent("urls").appendingPathComponent(stem + ".urls"),
+                          directory.appendingPathComponent(stem + ".urls")].map(\.path)
+        for candidate in candidates where candidate != routesFile.path && FileManager.default.fileExists(atPath: candidate) {
+            if try lines(of: candidate).count == lineCount { return candidate }
+        }
+        return nil
+    }
+
+    /// One request per route that some URL reaches first, that URL built by FastRouter from the
+    /// routes, and how many routes got none. The routers' answers are then checked as usual.
+    private static func builtRequests(for routes: [RouteSpec], routesPath: String)
+        throws(FormatError) -> (requests: [Request], unreached: Int) {
+        let router = Router<Int>()
+        do {
+            _ = try router.add(contentsOf: routes.enumerated().map {
+                Route($1.pattern, priority: $1.priority, id: UInt64($0), value: $0)
+            })
+        } catch {
+            throw FormatError(description: "\(routesPath): \(error)")
+        }
+        var requests: [Request] = []
+        var unreached = 0
+        for (route, url) in router.exampleURLs() {
+            guard let url else {
+                unreached += 1
+                continue
+            }
+            requests.append(Request(url: url, route: Int(route.id), parameters: nil, pathParameterCount: 0))
+        }
+        guard !requests.isEmpty else {
+            throw FormatError(description: "\(routesPath): no URL reaches any of its routes first; give request URLs with --urls")
+        }
+        return (requests, unreached)
     }
 
     /// Numbered non-blank, non-comment lines of a file.
