@@ -249,7 +249,7 @@ struct RejectedPattern: CustomTestStringConvertible, Sendable {
         RejectedPattern("http://a%2Fb/x", 8), RejectedPattern("https://a%40b/", 9), RejectedPattern("https://ex%41mple.com/", 10), RejectedPattern("http://a)/", 8), RejectedPattern("http://{h}.com/", 7),
         // slashes
         RejectedPattern("//a", 0), RejectedPattern("/a//b", 2), RejectedPattern("/a//", 2),
-        RejectedPattern("myapp:///a", 7), RejectedPattern("myapp://a//b", 9), RejectedPattern("http://h//a", 8),
+        RejectedPattern("myapp:////a", 8), RejectedPattern("myapp://a//b", 9), RejectedPattern("http://h//a", 8),
         // groups
         RejectedPattern("/a/(/b)", 3), RejectedPattern("/(/a)", 1), RejectedPattern("myapp://(/a)", 8),
         RejectedPattern("()", 0), RejectedPattern("/a()", 2), RejectedPattern("(/)", 1), RejectedPattern("/a(/b/)", 5),
