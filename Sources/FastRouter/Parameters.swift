@@ -49,10 +49,9 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
         self.storage = storage
     }
 
-    /// Copies the current candidate's parameters, wildcard segments and fragment out of `scratch`.
-    @usableFromInline
-    init(_ scratch: MatchScratch) {
-        let state = scratch.state
+    /// Copies the current candidate's parameters, wildcard segments and fragment out of a
+    /// match scratch's state (a pointer, not the scratch: no reference count to touch).
+    init(_ state: UnsafeMutablePointer<ScratchState>) {
         let count = state.pointee.parameterCount
         let wildcard = state.pointee.wildcardRange ?? 0..<0
         let fragment = state.pointee.fragmentBytes

@@ -43,7 +43,7 @@ final class MatchScratch {
     /// specialised code: its route id, payload and parameters. There must be a current candidate.
     @usableFromInline
     func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
-        (state.pointee.routeID, state.pointee.payload.unsafelyUnwrapped, Parameters(self))
+        (state.pointee.routeID, state.pointee.payload.unsafelyUnwrapped, Parameters(state))
     }
     /// Number of parameters of the current candidate, query pairs included.
     var parameterCount: Int { state.pointee.parameterCount }
