@@ -195,6 +195,19 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The URL is copied into the match in blocks (the last one overlapping): every byte of every
+    /// length must arrive, whatever a longer URL left in the buffer before.
+    @Test func everyURLLengthIsCopiedWhole() throws {
+        let router = Router<Int>()
+        try router.add("/:p", value: 1)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~".utf8)
+        for length in stride(from: 90, through: 1, by: -1) {
+            let value = String(decoding: (0..<length).map { alphabet[($0 * 7 + length) % alphabet.count] }, as: UTF8.self)
+            let match = try #require(try router.match("/" + value), "length \(length)")
+            #expect(match.parameters["p"] == value, "length \(length)")
+        }
+    }
+
     @Test func invalidURLIsRejectedEvenWithoutRoutes() {
         let router = Router<Int>()
         #expect(throws: RouterError.self) { try router.match("/%G1") }

@@ -59,7 +59,7 @@ extension ScratchState {
         guard length > 0, let source = url.baseAddress else { return true }
         reserveBytes(length)
         // Work on the padded copy: every load below may run past the URL's end.
-        self.url.update(from: source, count: length)
+        Self.copy(source, length, to: self.url)
         // A '?' after the copy ends the path scan where the URL ends, so the scan needs no
         // separate end check (see `splitPlainPath`).
         self.url[length] = UInt8(ascii: "?")
@@ -200,6 +200,30 @@ extension ScratchState {
         segmentCount = count
         needsDecoding = special != 0
         return index
+    }
+
+    /// Copies `count` bytes (at least one) from `source`, reading none outside them: a URL is
+    /// short, so 16-byte blocks (the last one overlapping the one before) beat a call to memcpy.
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        if count >= 16 {
+            var offset = 0
+            while offset &+ 16 < count {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self),
+                              toByteOffset: offset, as: SIMD16<UInt8>.self)
+                offset &+= 16
+            }
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self),
+                          toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+        } else if count >= 8 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self),
+                          toByteOffset: count &- 8, as: UInt64.self)
+        } else {
+            for index in 0..<count { target[index] = source[index] }
+        }
     }
 
     /// One bit per byte of `block` whose high bit is set (a non-ASCII byte), byte i to bit i.
