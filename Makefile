@@ -121,8 +121,9 @@ bench: bench-deps
 bench-quick: deps
 	$(SWIFT) build --product fastrouter-bench
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick
-	@# --routes alone: URLs from the file beside it (github.urls), or built from the routes.
-	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick --routes Tests/perf/routesets/github.routes --routers c,swift
+	@# --routes alone: URLs from the file beside it (static.urls, one per route line), or built
+	@# from the routes when there is none (examples/c has urls.txt, not routes.urls).
+	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick --routes Tests/perf/routesets/static.routes --routers c,swift
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick --routes examples/c/routes.txt --routers c,swift
 	@# The lint subcommand as a user runs it: a clean file exits 0; Tests/lint/problems.routes
 	@# must exit 1 with its three errors and two warnings (duplicate, shadowed, ambiguous).

@@ -119,6 +119,7 @@ final class RouterCore: @unchecked Sendable {
     func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> Int32 {
         let state = scratch.state
         state.pointee.clearResult()
+        let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
         guard state.pointee.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return -5 }
         let regexScratch = scratch.regexScratch
         let rankBuffers = state.pointee.rankBuffers
@@ -193,7 +194,7 @@ final class RouterCore: @unchecked Sendable {
     private func record(_ store: borrowing RouteStore, _ index: UInt32) -> RouteRecord {
         let first = publishedSide.variants[Int(store.records[Int(index)].firstVariant)]
         return RouteRecord(id: first.routeID, priority: first.priority, pattern: store.pattern(of: index),
-                           scheme: store.scheme(of: index), sequence: first.sequence)
+                           scheme: store.scheme(of: index), sequence: first.sequence, index: index)
     }
 
     /// Bytes held by both table sides.
@@ -227,4 +228,6 @@ struct RouteRecord: Sendable {
     var scheme: String?
     /// Registration order.
     var sequence: UInt64
+    /// Where the route is stored: the `record` of its variants and of a match's candidates.
+    var index: UInt32
 }

@@ -401,6 +401,19 @@ static void test_match_parameters(void) {
         fr_str id = param(m, "id");
         CHECK(id.ptr < reused || id.ptr >= reused + sizeof reused);
     }
+    /* A result of this match may be matched again with the same match: here its fragment,
+       itself a URL, whose copy into the match overlaps its source. Lengths 8 to 30. */
+    for (int pad = 0; pad <= 22; pad++) {
+        char linked[96];
+        snprintf(linked, sizeof linked, "/search#/id/%.*s", pad + 4, "k2345678901234567890123456");
+        CHECK_INT(match(r, linked, m), FR_OK);
+        fr_str again = fr_match_fragment(m);
+        CHECK_INT((int)again.len, pad + 8);
+        CHECK_INT(fr_router_match(r, again.ptr, again.len, m), FR_OK);
+        CHECK_ID(fr_match_route_id(m), 9);
+        fr_str got = param(m, "id");
+        CHECK(got.len == (size_t)pad + 4 && memcmp(got.ptr, linked + strlen("/search#/id/"), got.len) == 0);
+    }
     /* Past the end. */
     fr_str name = {"x", 1}, value = {"x", 1};
     CHECK_INT(fr_match_param_at(m, 5, &name, &value), FR_ENOTFOUND);

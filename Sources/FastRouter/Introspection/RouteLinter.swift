@@ -237,12 +237,15 @@ struct RouteAnalysis {
     final class Entry {
         let description: RouteDescription
         let sequence: UInt64
+        /// The stored route (``RouteRecord/index``).
+        let record: UInt32
         let pattern: Pattern
         var expansions: [Int] = []
 
-        init(description: RouteDescription, sequence: UInt64, pattern: Pattern) {
+        init(description: RouteDescription, sequence: UInt64, record: UInt32, pattern: Pattern) {
             self.description = description
             self.sequence = sequence
+            self.record = record
             self.pattern = pattern
         }
     }
@@ -277,7 +280,7 @@ struct RouteAnalysis {
             guard let pattern = try? core.parsedPattern(record.pattern) else { continue }
             let description = RouteDescription(pattern: record.pattern, priority: record.priority, id: record.id,
                                                scheme: record.scheme)
-            let entry = Entry(description: description, sequence: record.sequence, pattern: pattern)
+            let entry = Entry(description: description, sequence: record.sequence, record: record.index, pattern: pattern)
             let foldsFirst = foldLiterals || (pattern.scheme.map { !core.options.webSchemes.contains($0) } ?? false)
             for (index, variant) in pattern.variants.enumerated() {
                 var segments = variant
@@ -640,7 +643,9 @@ struct RouteAnalysis {
 
     // MARK: Examples
 
-    /// Sample segment values tried for placeholders and constraints.
+    /// Sample segment values tried for placeholders and constraints: numbers, words, a UUID,
+    /// punctuation, and the shapes regex constraints often ask for (a 40-digit hex SHA, a date,
+    /// a version).
     static let witnesses: [[UInt8]] = [
         "1", "42", "0", "-1", "1.5", "a", "x", "abc", "A", "ff", "a1", "new", "me", "index", "json",
         "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b", "_", "a-b", "a.b", "a_b", "x.json", "a b", "é",

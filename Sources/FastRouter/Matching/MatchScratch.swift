@@ -38,6 +38,11 @@ final class MatchScratch {
     @usableFromInline var routeID: UInt64 { state.pointee.routeID }
     /// The payload of the current candidate (the Swift router's value box).
     @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.payload }
+    /// The stored route of the current candidate (``RouteRecord/index``), or `nil` when the last
+    /// call did not match; tells apart routes that share an id.
+    var routeRecord: UInt32? {
+        state.pointee.current >= 0 ? state.pointee.resolved[state.pointee.current].record : nil
+    }
 
     /// What a ``Match`` copies out of the current candidate, in one call from the caller's
     /// specialised code: its route id, payload and parameters. There must be a current candidate.
@@ -80,9 +85,10 @@ struct ScratchState {
     let segmentLengths: UnsafeMutablePointer<Int>
     var segmentCount = 0
 
-    /// The URL being matched, copied with ``padding`` readable bytes after it: lookups then
-    /// load whole words and 16-byte blocks without checking where the URL ends. Results point
-    /// into this copy, never into the caller's buffer.
+    /// The URL being matched, copied with ``padding`` readable bytes after it, the first of them
+    /// a `?` that ends the path scan: lookups load whole words and 16-byte blocks without
+    /// checking where the URL ends. Results point into this copy, never into the caller's buffer
+    /// (a caller may match one of them again: see ``holdsURL(_:)``).
     var url: UnsafeMutablePointer<UInt8>
     /// Decoded segments and query parts, then the joined wildcard value; sized to the URL.
     var decoded: UnsafeMutablePointer<UInt8>
@@ -139,7 +145,8 @@ struct ScratchState {
 
     /// Bytes after the end of `url`, `decoded` and `joined` (and of interned names) that a load
     /// may touch: a 16-byte block while splitting the path or copying a short result out (see
-    /// ``ParameterStorage``), a word while hashing.
+    /// ``ParameterStorage``), a word while hashing. At least 16: the path scan writes its `?` at
+    /// the URL's end and may load the 16-byte block that starts there.
     static let padding = 16
 
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
@@ -154,7 +161,8 @@ struct ScratchState {
     }
 
     /// The URL copy, decoding and joining buffers for URLs of up to `capacity` bytes, each padded.
-    /// They start zeroed: padding bytes are read (and ignored) before anything is written there.
+    /// They start zeroed, so that no load ever reads uninitialized memory (bytes past a URL are
+    /// read and ignored).
     private static func allocateBytes(_ capacity: Int)
         -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
         let url = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)

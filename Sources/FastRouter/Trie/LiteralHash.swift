@@ -157,12 +157,15 @@ enum LiteralHash {
         return word | (upper >> 2)
     }
 
-    /// Combines a segment hash with its parent node into the index hash. The high half of one
-    /// full-width product depends on every input bit, so a short segment's raw bytes mix well.
+    /// Combines a segment hash with its parent node into the index hash: one full-width multiply,
+    /// its two halves folded together. A short segment's hash is its raw bytes, first byte lowest,
+    /// so siblings often differ only in low bits ("1", "2", ...): those reach the product's high
+    /// half only through carries, and its low half is what spreads them.
     @inline(__always)
     static func edgeHash(_ segmentHash: UInt64, parent: UInt32) -> UInt32 {
         let key = segmentHash ^ (UInt64(parent) &* 0x9E37_79B9_7F4A_7C15)
-        return UInt32(truncatingIfNeeded: key.multipliedFullWidth(by: 0xD6E8_FEB8_6659_FD93).high)
+        let product = key.multipliedFullWidth(by: 0xD6E8_FEB8_6659_FD93)
+        return UInt32(truncatingIfNeeded: product.high ^ product.low)
     }
 
     /// Byte equality, exact or with ASCII letters folded.

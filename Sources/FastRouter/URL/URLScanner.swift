@@ -40,6 +40,24 @@ struct WebSchemes {
 }
 
 extension ScratchState {
+    /// Whether `url` starts inside this scratch's copy of the last URL: a result of the last
+    /// lookup (its fragment, a parameter) matched again. ``load(url:webSchemes:plusAsSpace:)``
+    /// copies the URL over that buffer, so such a URL must first be ``setAside(_:)``.
+    @inline(__always)
+    func holdsURL(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = url.baseAddress else { return false }
+        return UInt(bitPattern: start - UnsafePointer(self.url)) < UInt(bitPattern: byteCapacity &+ Self.padding)
+    }
+
+    /// `url`, which lies in this scratch's URL copy, copied to the join buffer (unused until the
+    /// next lookup lays out its parameters), so that loading it copies between distinct buffers.
+    @inline(never)
+    func setAside(_ url: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        // A URL inside the copy is no longer than the copy's buffer, and the join buffer is as long.
+        UnsafeMutableRawPointer(joined).copyMemory(from: url.baseAddress!, byteCount: url.count)
+        return UnsafeBufferPointer(start: joined, count: url.count)
+    }
+
     /// Splits and decodes `url` into this scratch (SPEC §3.2, §3.4). Returns `false` for an
     /// invalid URL: over 64 KiB, over 1024 segments, a bad escape, NUL, or invalid UTF-8.
     /// - Complexity: one pass over the URL's bytes; allocates only when the URL is longer
@@ -204,6 +222,7 @@ extension ScratchState {
 
     /// Copies `count` bytes (at least one) from `source`, reading none outside them: a URL is
     /// short, so 16-byte blocks (the last one overlapping the one before) beat a call to memcpy.
+    /// `source` and `target` must not overlap: the last block rereads bytes already stored.
     @inline(__always)
     private static func copy(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source)

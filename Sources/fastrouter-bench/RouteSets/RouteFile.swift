@@ -9,8 +9,9 @@ import Foundation
 /// as in the embedded sets.
 ///
 /// Without `--urls`, the URLs come from `urls/NAME.urls` or `NAME.urls` beside the routes file
-/// when one exists (the layout of the shipped route sets), and otherwise are built from the
-/// routes themselves: one URL per route that the route answers first (``Router/exampleURLs()``).
+/// when one exists with one URL per route line (the layout of the shipped route sets), and
+/// otherwise are built from the routes themselves: one URL per route that the route answers
+/// first (``Router/exampleURLs()``).
 enum RouteFile {
     struct FormatError: Error, CustomStringConvertible {
         var description: String
@@ -47,10 +48,13 @@ enum RouteFile {
         }
         let name = URL(fileURLWithPath: routesPath).deletingPathExtension().lastPathComponent
         var urlsFile = urlsPath
-        if urlsFile == nil { urlsFile = try companionURLFile(of: routesPath, lineCount: routeLines.count) }
+        var skipped: [String] = []
+        if urlsFile == nil { (urlsFile, skipped) = companionURLFile(of: routesPath, lineCount: routeLines.count) }
         guard let urlsPath = urlsFile else {
-            let (requests, unreached) = try builtRequests(for: routes, routesPath: routesPath)
-            let note = unreached == 0 ? "" : "; \(unreached) routes answer no URL first and are not looked up"
+            let (requests, unreached) = try builtRequests(for: routes, lines: routeLines, routeOfLine: routeOfLine,
+                                                          routesPath: routesPath)
+            var note = skipped.map { "; \($0) not used" }.joined()
+            if unreached > 0 { note += "; \(unreached) routes answer no URL first and are not looked up" }
             return RouteSet(name: name, summary: "routes from \(routesPath), one URL built per route\(note)", kind: .custom,
                             routes: routes, requests: requests,
                             origin: "\(routesPath), URLs built by Router.exampleURLs()")
@@ -76,29 +80,47 @@ enum RouteFile {
     }
 
     /// `urls/NAME.urls` or `NAME.urls` beside `NAME.EXT`: the first that exists with one URL per
-    /// route line (a file of another shape belongs to something else and is left alone).
-    static func companionURLFile(of routesPath: String, lineCount: Int) throws(FormatError) -> String? {
+    /// route line, and why each other one that exists is left alone (it belongs to something
+    /// else: another shape, or not readable as text).
+    static func companionURLFile(of routesPath: String, lineCount: Int) -> (file: String?, skipped: [String]) {
         let routesFile = URL(fileURLWithPath: routesPath)
         let stem = routesFile.deletingPathExtension().lastPathComponent
         let directory = routesFile.deletingLastPathComponent()
         let candidates = [directory.appendingPathComponent("urls").appendingPathComponent(stem + ".urls"),
                           directory.appendingPathComponent(stem + ".urls")].map(\.path)
+        var skipped: [String] = []
         for candidate in candidates where candidate != routesFile.path && FileManager.default.fileExists(atPath: candidate) {
-            if try lines(of: candidate).count == lineCount { return candidate }
+            guard let urls = try? lines(of: candidate) else {
+                skipped.append("\(candidate) (not readable as UTF-8 text)")
+                continue
+            }
+            if urls.count == lineCount { return (candidate, skipped) }
+            skipped.append("\(candidate) (\(urls.count) URLs for \(lineCount) route lines)")
         }
-        return nil
+        return (nil, skipped)
     }
 
     /// One request per route that some URL reaches first, that URL built by FastRouter from the
     /// routes, and how many routes got none. The routers' answers are then checked as usual.
-    private static func builtRequests(for routes: [RouteSpec], routesPath: String)
-        throws(FormatError) -> (requests: [Request], unreached: Int) {
+    /// `lines` and `routeOfLine` only name the line of a route that does not register.
+    private static func builtRequests(for routes: [RouteSpec], lines: [(Int, String)], routeOfLine: [Int],
+                                      routesPath: String) throws(FormatError) -> (requests: [Request], unreached: Int) {
         let router = Router<Int>()
         do {
             _ = try router.add(contentsOf: routes.enumerated().map {
                 Route($1.pattern, priority: $1.priority, id: UInt64($0), value: $0)
             })
         } catch {
+            // A batch fails as a whole: add the routes one by one to name the line at fault.
+            let single = Router<Int>()
+            for (index, route) in routes.enumerated() {
+                do {
+                    _ = try single.add(route.pattern, priority: route.priority, id: UInt64(index), value: index)
+                } catch {
+                    let line = routeOfLine.firstIndex(of: index).map { lines[$0].0 } ?? 0
+                    throw FormatError(description: "\(routesPath):\(line): '\(route.pattern)': \(error)")
+                }
+            }
             throw FormatError(description: "\(routesPath): \(error)")
         }
         var requests: [Request] = []
