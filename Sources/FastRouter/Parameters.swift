@@ -7,7 +7,8 @@
 /// name only, makes no string at all. Values are decoded and valid UTF-8 (the router rejects
 /// anything else), so making a string never repairs anything.
 public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable {
-    // @unchecked Sendable: the storage is written once, in `init`, and only read afterwards.
+    // @unchecked Sendable: the storage is written in `init` and only read afterwards; it is
+    // written again (for another match) only once no `Parameters` refers to it any more.
 
     /// A parameter: its name and decoded value.
     public typealias Element = (name: String, value: String)
@@ -65,7 +66,8 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
         for index in 0..<count { byteCount += parameters[index].nameLength + parameters[index].valueLength }
         for index in wildcard { byteCount += state.pointee.segmentLengths[index] }
         let storage = ParameterStorage.make(pairCount: count, segmentCount: wildcard.count,
-                                            hasFragment: fragment != nil, stringCount: stringCount, byteCount: byteCount)
+                                            hasFragment: fragment != nil, stringCount: stringCount, byteCount: byteCount,
+                                            reusing: &state.pointee.spareParameters)
         var writer = storage.writer
         for index in 0..<count {
             let parameter = parameters[index]
@@ -136,6 +138,8 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
         let segmentCount: Int
         let hasFragment: Bool
         let stringCount: Int
+        /// Words of element storage asked for when the storage was allocated.
+        let words: Int
     }
 
     // Read through a pointer: `header` is a stored `var` of ManagedBuffer, and each access to it
@@ -152,15 +156,43 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
     /// ``writer`` with exactly those strings, in order.
     static func make(pairCount: Int, segmentCount: Int, hasFragment: Bool, stringCount: Int,
                      byteCount: Int) -> ParameterStorage {
+        var none: ParameterStorage?
+        return make(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
+                    stringCount: stringCount, byteCount: byteCount, reusing: &none)
+    }
+
+    /// ``make(pairCount:segmentCount:hasFragment:stringCount:byteCount:)``, taking `spare` when
+    /// nothing else refers to it any more (the match it served is gone) and it is large enough,
+    /// and keeping what it returns as the next spare. A thread that drops each match before the
+    /// next one (the usual loop) then allocates no storage at all: one uniqueness check and one
+    /// retain instead of an allocation and a deallocation per match.
+    static func make(pairCount: Int, segmentCount: Int, hasFragment: Bool, stringCount: Int,
+                     byteCount: Int, reusing spare: inout ParameterStorage?) -> ParameterStorage {
         // `stringCount + 1` boundaries (string `i` is bytes `boundary[i]..<boundary[i + 1]`),
         // `pairCount` interned names (0 for none), then the bytes.
         let words = stringCount + 1 + pairCount + (byteCount + 7) / 8 + spareWords
+        if isKnownUniquelyReferenced(&spare), let storage = spare,
+           storage.withUnsafeMutablePointerToHeader({ $0.pointee.words }) >= words {
+            // Only `spare` refers to it, so no reader is left: it may be written again.
+            let capacity = storage.withUnsafeMutablePointerToHeader { $0.pointee.words }
+            storage.withUnsafeMutablePointerToHeader {
+                $0.pointee = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
+                                    stringCount: stringCount, words: capacity)
+            }
+            return storage
+        }
         let header = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
-                            stringCount: stringCount)
+                            stringCount: stringCount, words: words)
         // `create` allocates an instance of the class it is called on, so the downcast holds.
-        return unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in header },
-                              to: ParameterStorage.self)
+        let storage = unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in header },
+                                     to: ParameterStorage.self)
+        // Small storages only: a spare is kept for the thread's life.
+        if words <= maxSpareWords { spare = storage }
+        return storage
     }
+
+    /// Largest storage kept as a spare, in words (4 KiB).
+    static var maxSpareWords: Int { 512 }
 
     /// Fills a new storage, string by string.
     struct Writer {

@@ -76,6 +76,41 @@ import Testing
                                                 (name: "q", value: "1")], wildcardSegments: ["a", "b"]))
     }
 
+    /// A match's parameters live in storage a later match of the same thread may reuse, but only
+    /// once nothing refers to it: matches kept alive, here or on other threads, keep their values.
+    @Test func matchesKeptAliveKeepTheirParameters() async throws {
+        let router = Router<Int>()
+        try router.add("/users/:id/posts/:post", value: 1)
+        try router.add("/files/*path", value: 2)
+        var kept: [(Match<Int>, String, String)] = []
+        for round in 0..<200 {
+            let id = String(repeating: "u", count: round % 40 + 1) + "\(round)"
+            let post = "p\(round * 7)"
+            let match = try #require(try router.match("/users/\(id)/posts/\(post)?q=\(round)#f\(round)"))
+            if round % 3 == 0 { kept.append((match, id, post)) }
+            // Dropped matches free their storage for the next round to reuse.
+            _ = try router.match("/files/a/b/\(round)")
+        }
+        for (match, id, post) in kept {
+            #expect(match.parameters["id"] == id && match.parameters["post"] == post)
+            #expect(match.fragment == "f\(match.parameters["q"] ?? "?")")
+        }
+        // Matches handed to other threads and dropped there; this thread keeps matching meanwhile.
+        let sent = try (0..<64).map { round in try #require(try router.match("/users/t\(round)/posts/x\(round)")) }
+        await withTaskGroup(of: Bool.self) { group in
+            for (round, match) in sent.enumerated() {
+                group.addTask { match.parameters["id"] == "t\(round)" && match.parameters["post"] == "x\(round)" }
+            }
+            for round in 0..<64 {
+                let match = try? router.match("/users/again\(round)/posts/y")
+                #expect(match?.parameters["id"] == "again\(round)")
+            }
+            for await intact in group { #expect(intact) }
+        }
+        let all = try router.matches("/users/a/posts/b")
+        #expect(all.count == 1 && all[0].parameters["id"] == "a")
+    }
+
     @Test func removalDropsEveryRouteWithTheID() throws {
         let router = Router<Int>()
         try router.add("/a", id: 7, value: 1)

@@ -120,6 +120,9 @@ struct ScratchState {
     let rankBuffers: UnsafeMutablePointer<UInt8>
     /// Regex matches of the current lookup that hit PCRE2's limits.
     var limitHits = 0
+    /// The parameter storage of the last ``Match`` made from this scratch, reused for the next
+    /// one once that match is gone (see ``ParameterStorage/make(pairCount:segmentCount:hasFragment:stringCount:byteCount:reusing:)``).
+    var spareParameters: ParameterStorage?
 
     init() {
         segmentStarts = .allocate(capacity: MatchScratch.maxSegments + 1)
