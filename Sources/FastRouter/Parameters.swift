@@ -143,7 +143,8 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
     }
 
     // Read through a pointer: `header` is a stored `var` of ManagedBuffer, and each access to it
-    // would cost a dynamic exclusivity check. The header never changes after `make`.
+    // would cost a dynamic exclusivity check. The header changes only when `make` reuses the
+    // storage, which no reader refers to any more.
     @inlinable var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.pairCount } }
     var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.segmentCount } }
     var hasFragment: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasFragment } }
@@ -171,15 +172,15 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
         // `stringCount + 1` boundaries (string `i` is bytes `boundary[i]..<boundary[i + 1]`),
         // `pairCount` interned names (0 for none), then the bytes.
         let words = stringCount + 1 + pairCount + (byteCount + 7) / 8 + spareWords
-        if isKnownUniquelyReferenced(&spare), let storage = spare,
-           storage.withUnsafeMutablePointerToHeader({ $0.pointee.words }) >= words {
+        if isKnownUniquelyReferenced(&spare), let storage = spare {
             // Only `spare` refers to it, so no reader is left: it may be written again.
-            let capacity = storage.withUnsafeMutablePointerToHeader { $0.pointee.words }
-            storage.withUnsafeMutablePointerToHeader {
-                $0.pointee = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
-                                    stringCount: stringCount, words: capacity)
+            let reused = storage.withUnsafeMutablePointerToHeader { header -> Bool in
+                guard header.pointee.words >= words else { return false }
+                header.pointee = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
+                                        stringCount: stringCount, words: header.pointee.words)
+                return true
             }
-            return storage
+            if reused { return storage }
         }
         let header = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
                             stringCount: stringCount, words: words)

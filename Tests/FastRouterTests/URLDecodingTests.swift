@@ -195,8 +195,8 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// The URL is copied into the match in blocks (the last one overlapping): every byte of every
-    /// length must arrive, whatever a longer URL left in the buffer before.
+    /// The URL is copied into the match in blocks (the last one overlapping) and scanned in words:
+    /// every byte of every length must arrive, whatever a longer URL left in the buffer before.
     @Test func everyURLLengthIsCopiedWhole() throws {
         let router = Router<Int>()
         try router.add("/:p", value: 1)
@@ -205,6 +205,9 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
             let value = String(decoding: (0..<length).map { alphabet[($0 * 7 + length) % alphabet.count] }, as: UTF8.self)
             let match = try #require(try router.match("/" + value), "length \(length)")
             #expect(match.parameters["p"] == value, "length \(length)")
+            // The same with an escape at its end: the segment is then scanned for decoding.
+            let escaped = try #require(try router.match("/" + value + "%41?q"), "length \(length) escaped")
+            #expect(escaped.parameters["p"] == value + "A", "length \(length) escaped")
         }
     }
 

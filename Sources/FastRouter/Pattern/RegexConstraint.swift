@@ -4,8 +4,9 @@ import CPCRE2
 ///
 /// The pattern is compiled in UTF mode and anchored at both ends, so it must match the whole
 /// decoded segment (`{x:[a-z]+}` does not accept `abc1`). A pattern that is one repeated
-/// character class is then matched by a ``ByteClassScanner``, which answers as PCRE2 would. JIT compilation is attempted and its
-/// failure ignored: the interpreter then runs the same program under the same limits.
+/// character class is then matched by a ``ByteClassScanner``, which answers as PCRE2 would.
+/// JIT compilation is attempted and its failure ignored: the interpreter then runs the same
+/// program under the same limits.
 ///
 /// Thread safety: immutable after `init`; PCRE2 only reads compiled code while matching, so one
 /// instance serves any number of threads, each with its own ``RegexScratch``.

@@ -12,24 +12,14 @@ enum LiteralHash {
     /// leaves no zero byte inside one. ``edgeHash(_:parent:)`` does the mixing. Longer segments
     /// are mixed eight bytes at a time.
     static func segmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-        var index = 0
-        var hash = seed
-        let raw = UnsafeRawPointer(start)
-        if count > 8 {
-            while index &+ 8 <= count {
-                hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                index &+= 8
-            }
-        }
+        var (hash, index) = count > 8 ? mixWholeWords(start, count) : (seed, 0)
         if index < count {
             // The last bytes, zero-extended into one word.
             var word: UInt64 = 0
             var shift: UInt64 = 0
-            var tail = index
-            while tail < count {
+            for tail in index..<count {
                 word |= UInt64(start[tail]) &<< shift
                 shift &+= 8
-                tail &+= 1
             }
             let head = caseBlind(word) & headMask(count &- index)
             if count <= 8 { return head }
@@ -52,6 +42,18 @@ enum LiteralHash {
 
     @inline(never)
     private static func paddedLongSegmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        var (hash, index) = mixWholeWords(start, count)
+        if index < count {
+            hash = mix(hash, caseBlind(UnsafeRawPointer(start).loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                                       & headMask(count &- index))
+        }
+        return finish(hash, count: count)
+    }
+
+    /// The hash of the leading whole 8-byte words of `start[0..<count]`, and where the remaining
+    /// tail starts: the part of a long segment's hash both forms share.
+    @inline(__always)
+    private static func mixWholeWords(_ start: UnsafePointer<UInt8>, _ count: Int) -> (hash: UInt64, tail: Int) {
         let raw = UnsafeRawPointer(start)
         var hash = seed
         var index = 0
@@ -59,11 +61,7 @@ enum LiteralHash {
             hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
             index &+= 8
         }
-        if index < count {
-            hash = mix(hash, caseBlind(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                                       & headMask(count &- index))
-        }
-        return finish(hash, count: count)
+        return (hash, index)
     }
 
     /// The mask keeping the first `count` bytes (1 to 8) of a little-endian word.
@@ -78,25 +76,17 @@ enum LiteralHash {
     @inline(__always)
     static func paddedEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
                             folded: Bool) -> Bool {
-        let left = UnsafeRawPointer(lhs)
-        let right = UnsafeRawPointer(rhs)
-        var index = 0
-        while index < count {
-            var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if count &- index < 8 {
-                let mask = headMask(count &- index)
-                a &= mask
-                b &= mask
-            }
-            if folded {
-                a = foldWord(a)
-                b = foldWord(b)
-            }
-            if a != b { return false }
-            index &+= 8
+        guard let index = wholeWordsEqual(lhs, rhs, count, folded: folded) else { return false }
+        guard index < count else { return true }
+        // The tail: one more whole word from each side, masked to the bytes that count.
+        let mask = headMask(count &- index)
+        var a = UnsafeRawPointer(lhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
+        var b = UnsafeRawPointer(rhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
+        if folded {
+            a = foldWord(a)
+            b = foldWord(b)
         }
-        return true
+        return a == b
     }
 
     /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a

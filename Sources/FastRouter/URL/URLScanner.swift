@@ -148,7 +148,7 @@ extension ScratchState {
                     continue
                 }
                 let start = index
-                let (segmentEnd, special) = Self.scanSegment(base, from: index, limit: pathEnd, bufferEnd: length)
+                let (segmentEnd, special) = Self.scanSegment(base, from: index, limit: pathEnd)
                 index = segmentEnd
                 guard addSegment(base + start, segmentEnd - start, special: special, &decodedUsed) else {
                     return false
@@ -311,19 +311,20 @@ extension ScratchState {
 
     /// Finds the end of the segment starting at `start` (the next '/' or `limit`) eight bytes at a
     /// time, noting whether it holds a byte that needs decoding or validation ('%', NUL, non-ASCII).
+    /// `base` is the padded copy of the URL: a word may be loaded from any position before `limit`.
     @inline(__always)
-    static func scanSegment(_ base: UnsafePointer<UInt8>, from start: Int, limit: Int, bufferEnd: Int)
-        -> (end: Int, special: Bool) {
+    static func scanSegment(_ base: UnsafePointer<UInt8>, from start: Int, limit: Int) -> (end: Int, special: Bool) {
         let raw = UnsafeRawPointer(base)
         var special: UInt64 = 0
         var index = start
-        while index + 8 <= bufferEnd {
+        while true {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             var stop = zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
             if index + 8 > limit {
                 // Bytes at or past the limit (the query's '?') end the segment too.
                 stop |= 0x8080_8080_8080_8080 << (UInt64(limit - index) * 8)
             }
+            // Zero-byte tests may misfire only above a real zero byte, so masking keeps them exact.
             let flags = (word & 0x8080_8080_8080_8080) | zeroBytes(word) | zeroBytes(word ^ 0x2525_2525_2525_2525)
             if stop != 0 {
                 let taken = stop.trailingZeroBitCount / 8
@@ -333,25 +334,6 @@ extension ScratchState {
             special |= flags
             index += 8
         }
-        // Fewer than eight bytes left: load the buffer's last eight bytes and shift the ones
-        // already consumed out, so the tail costs one more word step, not a byte loop.
-        let remaining = bufferEnd - index
-        if remaining > 0 && bufferEnd >= 8 {
-            let word = raw.loadUnaligned(fromByteOffset: bufferEnd - 8, as: UInt64.self) >> (UInt64(8 - remaining) * 8)
-            // limit <= bufferEnd, so the limit falls inside this word and always stops the scan.
-            let stop = zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F) | (0x8080_8080_8080_8080 << (UInt64(limit - index) * 8))
-            let flags = (word & 0x8080_8080_8080_8080) | zeroBytes(word) | zeroBytes(word ^ 0x2525_2525_2525_2525)
-            let taken = stop.trailingZeroBitCount / 8
-            if taken > 0 { special |= flags & (UInt64.max >> UInt64(64 - 8 * taken)) }
-            return (index + taken, special != 0)
-        }
-        var anySpecial = special != 0
-        while index < limit && base[index] != 0x2F {
-            let byte = base[index]
-            anySpecial = anySpecial || byte == 0x25 || byte &- 1 >= 0x7F
-            index += 1
-        }
-        return (index, anySpecial)
     }
 
     /// A high bit set in each byte of `word` that is zero, exact up to and including the lowest
