@@ -57,16 +57,31 @@ extension RouterCore {
                     }
                 }
             } else {
-                // A few variants are checked before anything changes: against the published side
-                // and against each other.
                 var variants: [TrieVariant] = []
-                for registration in registrations { variants += try prepare(registration, &batch, state) }
-                let active = publishedSide
-                var shapes = Set<[UInt8]>()
-                for variant in variants where !shapes.insert(variant.shapeKey).inserted || active.containsDuplicate(of: variant) {
-                    throw duplicate
+                for registration in registrations {
+                    let prepared = try prepare(registration, &batch, state)
+                    if variants.isEmpty { variants = prepared } else { variants += prepared }
                 }
-                apply { side in inserted = variants.map { side.insert($0) } }
+                if variants.count == 1 {
+                    // The common single add checks for a duplicate on the first side it changes:
+                    // a duplicate's path exists in full, so finding one there has created nothing.
+                    let variant = variants[0]
+                    try apply { (side) throws(RouterError) in
+                        let node = side.pathCreating(for: variant)
+                        if side.hasDuplicate(of: variant, at: node) { throw duplicate }
+                        inserted = [side.attach(variant, at: node)]
+                    }
+                } else {
+                    // Several variants are checked before anything changes: against the published
+                    // side and against each other.
+                    let active = publishedSide
+                    var shapes = Set<[UInt8]>()
+                    for variant in variants
+                    where active.containsDuplicate(of: variant) || !shapes.insert(variant.shapeKey).inserted {
+                        throw duplicate
+                    }
+                    apply { side in inserted = variants.map { side.insert($0) } }
+                }
             }
             // The batch has landed: record it.
             state.nextSequence = batch.sequence
@@ -116,7 +131,9 @@ extension RouterCore {
                          _ state: borrowing WriterState) throws(RouterError) -> [TrieVariant] {
         let pattern = try registration.withPattern { bytes in
             Result { () throws(RouterError) in
-                try PatternParser.parse(bytes, webSchemes: options.webSchemes, knownRegexes: batch.regexes)
+                try PatternParser.parse(bytes, webSchemes: options.webSchemes) { source in
+                    batch.regexes[source] ?? state.regexes[source]?.regex
+                }
             }
         }.get()
         let recordIndex = state.routes.peekIndex(offset: batch.routes.count)

@@ -75,11 +75,19 @@ final class RouterCore: @unchecked Sendable {
     /// Readers return to the same side after every update, so the other copy is read only for
     /// the microseconds an update takes: readers of a table larger than the caches do not
     /// alternate between two cold copies while a writer keeps changing it.
-    func apply(_ body: (inout TableSide) -> Void) {
+    ///
+    /// `body` may throw only before it changes anything, and only on the first side: then
+    /// nothing is published and both sides stay as they were. (The second application repeats
+    /// one that succeeded on an identical side, so it cannot throw.)
+    func apply<Failure: Error>(_ body: (inout TableSide) throws(Failure) -> Void) throws(Failure) {
         let home = activeSide.load(ordering: .relaxed)
-        body(&sides[1 - home])
+        try body(&sides[1 - home])
         publish(1 - home)
-        body(&sides[home])
+        do {
+            try body(&sides[home])
+        } catch {
+            preconditionFailure("a table change failed on the second side after succeeding on the first")
+        }
         publish(home)
     }
 

@@ -553,6 +553,7 @@ func checkRulesOrder(_ c: RulesOrderCase, sourceLocation: SourceLocation = #_sou
         for route in c.existing { try router.add(route.pattern, priority: route.priority, id: route.id, value: 0) }
         let probes = ["/", "/a", "/a/b", "/a/x/y", "/users/1", "/u/1", "/x", "myapp://x", "https://example.com/x"]
         let before = try probes.map { try router.matches($0).map(\.routeID) }
+        let tablesBefore = router.dump()
         let result = routerOutcome { () throws(RouterError) in try router.add(c.added.pattern, priority: c.added.priority, id: c.added.id, value: 1) }
         if c.isDuplicate {
             guard case .failure(let error) = result else {
@@ -563,6 +564,7 @@ func checkRulesOrder(_ c: RulesOrderCase, sourceLocation: SourceLocation = #_sou
             #expect(router.count == c.existing.count, "a rejected add adds nothing")
             let after = try probes.map { try router.matches($0).map(\.routeID) }
             #expect(after == before, "a rejected add leaves no expansion behind")
+            #expect(router.dump() == tablesBefore, "a rejected add leaves no node behind")
         } else {
             #expect(throws: Never.self) { try result.get() }
             #expect(router.count == c.existing.count + 1)

@@ -23,19 +23,22 @@ enum PatternParser {
     /// - Parameters:
     ///   - pattern: The pattern bytes; they may come from C, so any byte value is handled.
     ///   - webSchemes: Lower-cased web scheme names (e.g. `["http", "https"]`): their authority is a host rule.
-    ///   - knownRegexes: Regexes already compiled (by source), reused instead of compiled again:
-    ///     a batch of routes sharing a constraint compiles it once.
+    ///   - knownRegex: A regex already compiled from a source (by the router or the same batch),
+    ///     reused instead of compiled again: PCRE2 compilation and JIT cost far more than parsing.
     /// - Returns: The scheme (`nil` for the global table), the host rule, every variant and the compiled regexes.
     /// - Throws: ``RouterError`` with code `.invalidPattern`, or `.invalidRegex` for a regex that
     ///   PCRE2 rejects, and the byte offset of the offending construct.
     /// - Complexity: O(pattern length) plus regex compilation and the 2^groups variants.
     static func parse(_ pattern: UnsafeBufferPointer<UInt8>, webSchemes: Set<String>,
-                      knownRegexes: [String: CompiledRegex] = [:]) throws(RouterError) -> Pattern {
+                      knownRegex: (String) -> CompiledRegex? = { _ in nil }) throws(RouterError) -> Pattern {
         guard pattern.count <= maxLength else {
             throw RouterError(.invalidPattern, offset: maxLength, "pattern is longer than \(maxLength) bytes")
         }
-        var reader = PatternReader(bytes: pattern, knownRegexes: knownRegexes)
-        return try reader.readPattern(webSchemes: webSchemes)
+        // The reader holds the closure only while this call runs.
+        return try withoutActuallyEscaping(knownRegex) { (knownRegex) throws(RouterError) in
+            var reader = PatternReader(bytes: pattern, knownRegex: knownRegex)
+            return try reader.readPattern(webSchemes: webSchemes)
+        }
     }
 }
 
@@ -52,12 +55,12 @@ private struct PatternReader {
     var names: Set<String> = []
     /// Compiled regexes by source, so a source used twice compiles once.
     var regexes: [String: CompiledRegex] = [:]
-    /// Regexes compiled before this pattern (by the same batch), reused when a source recurs.
-    let knownRegexes: [String: CompiledRegex]
+    /// Regexes compiled before this pattern (by the router or the same batch), by source.
+    let knownRegex: (String) -> CompiledRegex?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, knownRegexes: [String: CompiledRegex]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, knownRegex: @escaping (String) -> CompiledRegex?) {
         self.bytes = bytes
-        self.knownRegexes = knownRegexes
+        self.knownRegex = knownRegex
     }
 
     private var atEnd: Bool { position == bytes.count }
@@ -435,7 +438,7 @@ private struct PatternReader {
         let source = String(decoding: text.bytes, as: UTF8.self)
         if let builtin = Constraint(builtinName: source) { return builtin }
         if regexes[source] == nil {
-            if let known = knownRegexes[source] {
+            if let known = knownRegex(source) {
                 regexes[source] = known
             } else {
                 regexes[source] = try CompiledRegex(source: source, patternOffset: start)

@@ -118,8 +118,11 @@ extension TableSide {
 
     /// The node a variant hangs on, creating the nodes of its path that do not exist yet.
     mutating func pathCreating(for variant: TrieVariant) -> UInt32 {
-        var cursor = PathCursor()
-        return pathCreating(for: variant, cursor: &cursor)
+        var node = rootCreating(scheme: variant.scheme)
+        for (depth, segment) in variant.segments.enumerated() {
+            node = childCreating(of: node, segment, depth: depth)
+        }
+        return node
     }
 
     /// ``pathCreating(for:)`` that starts where the previous path of the same batch (kept in
@@ -137,64 +140,61 @@ extension TableSide {
         cursor.root = root
         cursor.segments = variant.segments
         cursor.nodes.removeSubrange(shared...)
-        var depth = UInt16(shared)
-        for segment in variant.segments[shared...] {
-            defer { cursor.nodes.append(node) }
-            switch segment {
-            case .literal(let bytes):
-                let hash = bytes.withUnsafeBufferPointer { buffer in
-                    LiteralHash.segmentHash(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
-                }
-                var child = bytes.withUnsafeBufferPointer { buffer in
-                    literalChild(of: node, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count, hash: hash)
-                }
-                if child == 0 {
-                    var fresh = TrieNode.empty
-                    fresh.parent = node
-                    fresh.depth = depth + 1
-                    fresh.kind = SegmentRank.literal.rawValue
-                    fresh.keyOffset = storeKey(bytes)
-                    fresh.keyLength = UInt32(bytes.count)
-                    child = allocateNode(fresh)
-                    insertLiteralSlot(child: child, edgeHash: LiteralHash.edgeHash(hash, parent: node))
-                    nodes[Int(node)].literalChildCount += 1
-                }
-                node = child
-            case .parameter:
-                var child = nodes[Int(node)].parameterChild
-                if child == 0 {
-                    var fresh = TrieNode.empty
-                    fresh.parent = node
-                    fresh.depth = depth + 1
-                    fresh.kind = SegmentRank.parameter.rawValue
-                    child = allocateNode(fresh)
-                    nodes[Int(node)].parameterChild = child
-                }
-                node = child
-            case .constraint, .partial:
-                let (code, regex, rank): (UInt8, UnsafeRawPointer?, SegmentRank)
-                switch segment {
-                case .constraint(let constraintCode, let pointer): (code, regex, rank) = (constraintCode, pointer, .constraint)
-                case .partial(let template): (code, regex, rank) = (BuiltinCode.partial.rawValue, template, .partial)
-                default: preconditionFailure("unreachable")
-                }
-                var child = constraintChild(of: node, code: code, regex: regex)
-                if child == 0 {
-                    var fresh = TrieNode.empty
-                    fresh.parent = node
-                    fresh.depth = depth + 1
-                    fresh.kind = rank.rawValue
-                    child = allocateNode(fresh)
-                    let edge = allocateEdge(ConstraintEdge(child: child, next: 0, code: code, regex: regex))
-                    appendEdge(edge, to: node)
-                }
-                node = child
-            case .wildcard:
-                break
-            }
-            depth += 1
+        for depth in shared..<variant.segments.count {
+            node = childCreating(of: node, variant.segments[depth], depth: depth)
+            cursor.nodes.append(node)
         }
         return node
+    }
+
+    /// The child of `node` that `segment` (the path's segment number `depth`) leads to, created
+    /// when absent. A wildcard adds no node: its variant hangs on `node` itself.
+    private mutating func childCreating(of node: UInt32, _ segment: TrieSegment, depth: Int) -> UInt32 {
+        func fresh(_ rank: SegmentRank) -> TrieNode {
+            var child = TrieNode.empty
+            child.parent = node
+            child.depth = UInt16(depth + 1)
+            child.kind = rank.rawValue
+            return child
+        }
+        switch segment {
+        case .literal(let bytes):
+            let hash = bytes.withUnsafeBufferPointer { buffer in
+                LiteralHash.segmentHash(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count)
+            }
+            let existing = bytes.withUnsafeBufferPointer { buffer in
+                literalChild(of: node, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count, hash: hash)
+            }
+            if existing != 0 { return existing }
+            var literal = fresh(.literal)
+            literal.keyOffset = storeKey(bytes)
+            literal.keyLength = UInt32(bytes.count)
+            let child = allocateNode(literal)
+            insertLiteralSlot(child: child, edgeHash: LiteralHash.edgeHash(hash, parent: node))
+            nodes[Int(node)].literalChildCount += 1
+            return child
+        case .parameter:
+            let existing = nodes[Int(node)].parameterChild
+            if existing != 0 { return existing }
+            let child = allocateNode(fresh(.parameter))
+            nodes[Int(node)].parameterChild = child
+            return child
+        case .constraint, .partial:
+            let (code, regex, rank): (UInt8, UnsafeRawPointer?, SegmentRank)
+            switch segment {
+            case .constraint(let constraintCode, let pointer): (code, regex, rank) = (constraintCode, pointer, .constraint)
+            case .partial(let template): (code, regex, rank) = (BuiltinCode.partial.rawValue, template, .partial)
+            default: preconditionFailure("unreachable")
+            }
+            let existing = constraintChild(of: node, code: code, regex: regex)
+            if existing != 0 { return existing }
+            let child = allocateNode(fresh(rank))
+            let edge = allocateEdge(ConstraintEdge(child: child, next: 0, code: code, regex: regex))
+            appendEdge(edge, to: node)
+            return child
+        case .wildcard:
+            return node
+        }
     }
 
     /// Hangs a variant on `node` (where its path leads) and returns the variant's index.
