@@ -69,7 +69,8 @@ extension RouterCore {
                     try apply { (side) throws(RouterError) in
                         let node = side.pathCreating(for: variant)
                         if side.hasDuplicate(of: variant, at: node) { throw duplicate }
-                        inserted = [side.attach(variant, at: node)]
+                        inserted.removeAll(keepingCapacity: true)
+                        inserted.append(side.attach(variant, at: node))
                     }
                 } else {
                     // Several variants are checked before anything changes: against the published

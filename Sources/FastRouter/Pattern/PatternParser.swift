@@ -51,8 +51,9 @@ private struct PatternReader {
     var position = 0
     /// Groups opened so far, nested ones included, to reject the ninth at its `(`.
     var groupCount = 0
-    /// Placeholder and wildcard names seen so far (`*` for an unnamed wildcard).
-    var names: Set<String> = []
+    /// Placeholder and wildcard names seen so far (`*` for an unnamed wildcard). An array: a
+    /// pattern names a few parameters, and scanning them beats hashing each name.
+    var names: [String] = []
     /// Compiled regexes by source, so a source used twice compiles once.
     var regexes: [String: CompiledRegex] = [:]
     /// Regexes compiled before this pattern (by the router or the same batch), by source.
@@ -468,9 +469,10 @@ private struct PatternReader {
 
     /// Records a name, rejecting a second use anywhere in the pattern (all groups, wildcards included).
     private mutating func register(_ name: String, at offset: Int) throws(RouterError) {
-        guard names.insert(name).inserted else {
+        guard !names.contains(name) else {
             throw failure(offset, "duplicate parameter name '\(name)'")
         }
+        names.append(name)
     }
 }
 

@@ -112,12 +112,36 @@ struct FlatBuffer<Element: BitwiseCopyable> {
     @inline(never)
     private mutating func grow(to minimum: Int) {
         let newCapacity = max(minimum, capacity * 2)
+        let oldBytes = capacity * MemoryLayout<Element>.stride
+        if oldBytes >= Self.hugeBufferBytes {
+            // A buffer this large is its own mapping: realloc remaps its pages instead of copying
+            // them into fresh ones, which the kernel would first have to clear.
+            let (bytes, overflow) = newCapacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
+            precondition(!overflow, "table too large")
+            guard let raw = realloc(base, bytes) else { fatalError("out of memory allocating \(bytes) bytes") }
+            #if os(Linux)
+            Self.adviseHugePages(raw, bytes)
+            #endif
+            base = raw.bindMemory(to: Element.self, capacity: newCapacity)
+            capacity = newCapacity
+            return
+        }
         let newBase = Self.allocateStorage(newCapacity)
         newBase.update(from: base, count: count)
         free(base)
         base = newBase
         capacity = newCapacity
     }
+
+    #if os(Linux)
+    /// Offers the whole 2 MiB pages inside `bytes` at `start` for transparent huge pages.
+    private static func adviseHugePages(_ start: UnsafeMutableRawPointer, _ bytes: Int) {
+        let first = (UInt(bitPattern: start) + UInt(hugePageBytes - 1)) & ~UInt(hugePageBytes - 1)
+        let end = (UInt(bitPattern: start) + UInt(bytes)) & ~UInt(hugePageBytes - 1)
+        guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(aligned, Int(end - first), MADV_HUGEPAGE)
+    }
+    #endif
 
     /// Bytes from which storage is aligned for huge pages.
     private static var hugeBufferBytes: Int { 4 << 20 }
