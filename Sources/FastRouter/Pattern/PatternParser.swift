@@ -253,9 +253,9 @@ private struct PatternReader {
     }
 
     /// Ends a placeholder or wildcard: only a segment boundary may follow it.
-    private func expectSegmentEnd(after construct: String, rule: String) throws(RouterError) {
+    private func expectSegmentEnd(after construct: @autoclosure () -> String, rule: String) throws(RouterError) {
         guard let next = byte(at: position), !ByteClass.endsSegment(next) else { return }
-        throw failure(position, "unexpected \(ByteClass.describe(next)) after \(construct): \(rule)")
+        throw failure(position, "unexpected \(ByteClass.describe(next)) after \(construct()): \(rule)")
     }
 
     // MARK: literal = 1*( unreserved / pct-encoded / sub-delims / ":" / "@" )
@@ -426,6 +426,11 @@ private struct PatternReader {
     // MARK: constraint = built-in name | regex
 
     private mutating func readConstraint(from start: Int, to end: Int) throws(RouterError) -> Constraint {
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if raw.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Printable ASCII (a built-in name, most regexes): nothing to reject or decode.
+            return try constraint(String(decoding: raw, as: UTF8.self), at: start)
+        }
         var text = DecodedText()
         for index in start..<end {
             let current = bytes[index]
@@ -436,7 +441,11 @@ private struct PatternReader {
             text.append(current, from: index)
         }
         try text.validate()
-        let source = String(decoding: text.bytes, as: UTF8.self)
+        return try constraint(String(decoding: text.bytes, as: UTF8.self), at: start)
+    }
+
+    /// The built-in constraint named `source`, or `source` as a regex, compiled unless known.
+    private mutating func constraint(_ source: String, at start: Int) throws(RouterError) -> Constraint {
         if let builtin = Constraint(builtinName: source) { return builtin }
         if regexes[source] == nil {
             if let known = knownRegex(source) {

@@ -29,6 +29,9 @@ enum NameTable {
     /// The table every router uses.
     static let shared = Store(capacity: capacity)
 
+    /// The layout of every variant without parameters (no entry is ever read from it).
+    nonisolated(unsafe) static let emptyLayout = UnsafePointer(UnsafeMutablePointer<LayoutEntry>.allocate(capacity: 1))
+
     /// Interning storage with a fixed capacity of distinct names; ``NameTable/shared`` is the
     /// process-wide one, tests make small ones to reach the limit quickly.
     final class Store: Sendable {
@@ -57,7 +60,9 @@ enum NameTable {
         /// - Throws: `.outOfMemory` when the names not interned yet would exceed ``capacity``;
         ///   then nothing is interned.
         func internLayout(_ parameters: [(name: String, segment: Int32)]) throws(RouterError) -> UnsafePointer<LayoutEntry> {
-            try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
+            // Routes without parameters are common and all share one layout, found without the lock.
+            if parameters.isEmpty { return NameTable.emptyLayout }
+            return try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
                 // The layout's key: (name id, segment) pairs; nil while some name is not interned.
                 func knownKey() -> [Int64]? {
                     var key: [Int64] = []
