@@ -4,7 +4,8 @@
 #   make bench     the load benchmark on its embedded default suite (release build)
 #   make install   libfastrouter.so, include/fastrouter.h and fastrouter.pc under PREFIX
 #   make example   builds and runs the C example in examples/c
-#   make perf      instructions per lookup (callgrind) on the GitHub and static sets through the C API
+#   make perf      instructions per lookup (callgrind) on the GitHub and static sets through the C API,
+#                  and per route added with fr_router_add
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -144,9 +145,12 @@ bench-quick: deps
 #       figure printed per set is Ir / PERF_LOOKUPS. Deterministic: no timing.
 #       Then the same for the Swift value API: Tests/perf/swift_lookup_loop.swift, `Router.match`
 #       reading the value and every parameter, and its ratio to the C API (SPEC §6: at most 2x).
+#       Last, registration: Tests/perf/add_loop.c, PERF_ADDS generated routes in the scale sets'
+#       shapes, one fr_router_add each; the figure is Ir / PERF_ADDS inside perf_adds().
 # The library is measured through a copy without debug sections, since valgrind 3.19 can fail on
 # the DWARF that Swift emits. The route set files are written by scripts/embed-routesets.py.
 PERF_LOOKUPS ?= 200000
+PERF_ADDS ?= 20000
 PERF_SETS ?= github static
 PERF_DIR := $(CURDIR)/build/perf
 SWIFTC ?= $(dir $(realpath $(shell command -v $(SWIFT))))swiftc
@@ -159,6 +163,8 @@ perf: c-deps release-lib
 	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude Tests/perf/lookup_loop.c -o $(PERF_DIR)/lookup_loop \
 	    -L$(PERF_DIR)/lib -lfastrouter -Wl,-rpath,$(PERF_DIR)/lib -Wl,-rpath,$(SWIFT_RUNTIME_DIR)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=199309L -Iinclude Tests/perf/add_loop.c \
+	    -o $(PERF_DIR)/add_loop -L$(PERF_DIR)/lib -lfastrouter -Wl,-rpath,$(PERF_DIR)/lib -Wl,-rpath,$(SWIFT_RUNTIME_DIR)
 	$(SWIFTC) -O -I "$(RELEASE_BIN)/Modules" -I Sources/CPCRE2 Tests/perf/swift_lookup_loop.swift \
 	    -o $(PERF_DIR)/swift_lookup_loop -L$(PERF_DIR)/lib -lfastrouter -Xlinker -rpath -Xlinker $(PERF_DIR)/lib
 	@count() { \
@@ -177,7 +183,14 @@ perf: c-deps release-lib
 	  echo "$$set: $$c instructions/lookup"; \
 	  s=$$(count $$set swift_lookup_loop perfLookups) || exit 1; \
 	  echo "$$set, Swift Router.match: $$s instructions/lookup ($$(( s * 100 / c ))% of the C API)"; \
-	done
+	done; \
+	out=$(PERF_DIR)/callgrind.add_loop.out; \
+	valgrind --tool=callgrind --collect-atstart=no --toggle-collect=perf_adds --callgrind-out-file=$$out \
+	    --log-file=$(PERF_DIR)/valgrind.add_loop.log $(PERF_DIR)/add_loop $(PERF_ADDS) > $(PERF_DIR)/add_loop.txt || \
+	    { cat $(PERF_DIR)/valgrind.add_loop.log >&2; echo "error: add_loop failed" >&2; exit 1; }; \
+	ir=$$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' $$out); \
+	[ -n "$$ir" ] && [ "$$ir" -gt 0 ] || { echo "error: no instruction count in $$out" >&2; exit 1; }; \
+	echo "registration: $$(( ir / $(PERF_ADDS) )) instructions per fr_router_add ($(PERF_ADDS) generated routes)"
 # --- end perf section ------------------------------------------------------------------------
 
 # --- reliability section ---------------------------------------------------------------------
