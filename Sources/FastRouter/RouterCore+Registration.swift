@@ -4,8 +4,9 @@ extension RouterCore {
     struct Registration: @unchecked Sendable {
         /// The pattern as the Swift caller's string; `nil` when it came as bytes.
         var text: String?
-        /// The pattern's raw bytes (C ABI: not necessarily UTF-8), used when `text` is `nil`.
-        var bytes: [UInt8] = []
+        /// The pattern's raw bytes (C ABI: not necessarily UTF-8), used when `text` is `nil`: the
+        /// caller's buffer, borrowed for the duration of the add that takes this registration.
+        var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var priority: Int32
         var id: UInt64
         var payload: UnsafeMutableRawPointer?
@@ -13,7 +14,7 @@ extension RouterCore {
         /// Runs `body` on the pattern's bytes without copying a native string.
         func withPattern<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
             if let text { return withUTF8(text, body) }
-            return bytes.withUnsafeBufferPointer(body)
+            return body(bytes)
         }
     }
 
@@ -22,7 +23,7 @@ extension RouterCore {
     ///   reserved id, or `.outOfMemory` when the process-wide table of parameter names is full.
     /// - Complexity: O(pattern length) plus one grace period.
     func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
-        try add([Registration(text: nil, bytes: Array(pattern), priority: priority, id: id, payload: payload)])
+        try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload)])
     }
 
     /// Registers routes all at once, or none of them when any fails.

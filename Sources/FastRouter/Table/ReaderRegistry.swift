@@ -150,10 +150,18 @@ enum ReaderRegistry {
     /// Waits until every reader that was inside a lookup in `router` when this was called has
     /// left it. Called by writers only, after publishing a new side.
     static func waitForReaders(in router: UInt) {
-        let current = slots.withLock { $0 }
-        for slot in current {
-            let seen = slot.state.load(ordering: .sequentiallyConsistent)
-            guard seen & ReaderSlot.inLookup != 0, slot.router.load(ordering: .acquiring) == router else { continue }
+        // The scan under the lock is short; the wait is outside it, and allocates only when some
+        // reader is inside a lookup in this router.
+        var inside: [(slot: ReaderSlot, seen: UInt64)] = []
+        slots.withLock { slots in
+            for slot in slots {
+                let seen = slot.state.load(ordering: .sequentiallyConsistent)
+                if seen & ReaderSlot.inLookup != 0, slot.router.load(ordering: .acquiring) == router {
+                    inside.append((slot, seen))
+                }
+            }
+        }
+        for (slot, seen) in inside {
             var spins = 0
             while slot.state.load(ordering: .sequentiallyConsistent) == seen {
                 spins += 1
