@@ -52,6 +52,23 @@ if [ -x "$work/test_leaks" ]; then
   fi
 fi
 
+# The measuring loops of `make perf`, built against the installed library and run briefly, so a
+# change that breaks them shows here rather than at the next measurement.
+check_perf_loops() {
+  local name
+  for name in lookup_loop add_loop; do
+    # shellcheck disable=SC2086
+    $CC -std=c11 -O1 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=199309L "Tests/perf/$name.c" -o "$work/$name" \
+      $cflags $libs || return 1
+  done
+  "${clean_env[@]}" "$work/lookup_loop" Tests/perf/routesets/github.routes Tests/perf/routesets/github.urls 2000 \
+    > /dev/null || return 1
+  local added
+  added=$("${clean_env[@]}" "$work/add_loop" 2000) || return 1
+  [[ $added == "2000 routes in "* ]] || { echo "add_loop printed: $added" >&2; return 1; }
+}
+run "make perf loops (smoke)" check_perf_loops
+
 # The example CLI, built the way SPEC §4 promises a C program builds: cc app.c $(pkg-config ...).
 cli="$work/router-cli"
 # shellcheck disable=SC2046
