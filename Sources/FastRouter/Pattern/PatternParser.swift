@@ -52,7 +52,8 @@ private struct PatternReader {
     /// Groups opened so far, nested ones included, to reject the ninth at its `(`.
     var groupCount = 0
     /// Placeholder and wildcard names seen so far (`*` for an unnamed wildcard). An array: a
-    /// pattern names a few parameters, and scanning them beats hashing each name.
+    /// pattern names a few parameters, and scanning them beats hashing each name (the 8 KiB
+    /// pattern limit bounds the quadratic worst case to a few million short comparisons).
     var names: [String] = []
     /// Compiled regexes by source, so a source used twice compiles once.
     var regexes: [String: CompiledRegex] = [:]

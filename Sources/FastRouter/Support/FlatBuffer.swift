@@ -27,20 +27,24 @@ struct FlatBuffer<Element: BitwiseCopyable> {
     /// wander over hundreds of megabytes miss the TLB far less often.
     @inline(never)
     private static func allocateStorage(_ capacity: Int) -> UnsafeMutablePointer<Element> {
-        let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-        precondition(!overflow, "table too large")
+        let bytes = byteCount(capacity)
         var raw: UnsafeMutableRawPointer?
         if bytes >= hugeBufferBytes {
             if posix_memalign(&raw, hugePageBytes, bytes) == 0, let raw {
-                #if os(Linux)
-                _ = madvise(raw, bytes, MADV_HUGEPAGE)
-                #endif
+                adviseHugePages(raw, bytes)
                 return raw.bindMemory(to: Element.self, capacity: capacity)
             }
         }
         raw = malloc(max(bytes, 1))
         guard let raw else { fatalError("out of memory allocating \(bytes) bytes") }
         return raw.bindMemory(to: Element.self, capacity: capacity)
+    }
+
+    /// Bytes of storage for `capacity` elements.
+    private static func byteCount(_ capacity: Int) -> Int {
+        let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
+        precondition(!overflow, "table too large")
+        return bytes
     }
 
     /// A copy with its own storage and the same capacity, so the copy's next append does not
@@ -112,16 +116,12 @@ struct FlatBuffer<Element: BitwiseCopyable> {
     @inline(never)
     private mutating func grow(to minimum: Int) {
         let newCapacity = max(minimum, capacity * 2)
-        let oldBytes = capacity * MemoryLayout<Element>.stride
-        if oldBytes >= Self.hugeBufferBytes {
+        if Self.byteCount(capacity) >= Self.hugeBufferBytes {
             // A buffer this large is its own mapping: realloc remaps its pages instead of copying
             // them into fresh ones, which the kernel would first have to clear.
-            let (bytes, overflow) = newCapacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-            precondition(!overflow, "table too large")
+            let bytes = Self.byteCount(newCapacity)
             guard let raw = realloc(base, bytes) else { fatalError("out of memory allocating \(bytes) bytes") }
-            #if os(Linux)
             Self.adviseHugePages(raw, bytes)
-            #endif
             base = raw.bindMemory(to: Element.self, capacity: newCapacity)
             capacity = newCapacity
             return
@@ -133,15 +133,16 @@ struct FlatBuffer<Element: BitwiseCopyable> {
         capacity = newCapacity
     }
 
-    #if os(Linux)
-    /// Offers the whole 2 MiB pages inside `bytes` at `start` for transparent huge pages.
+    /// Offers the whole 2 MiB pages inside `bytes` at `start` for transparent huge pages (Linux;
+    /// nothing elsewhere). A remapped buffer may no longer start on a 2 MiB boundary.
     private static func adviseHugePages(_ start: UnsafeMutableRawPointer, _ bytes: Int) {
+        #if os(Linux)
         let first = (UInt(bitPattern: start) + UInt(hugePageBytes - 1)) & ~UInt(hugePageBytes - 1)
         let end = (UInt(bitPattern: start) + UInt(bytes)) & ~UInt(hugePageBytes - 1)
         guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
         _ = madvise(aligned, Int(end - first), MADV_HUGEPAGE)
+        #endif
     }
-    #endif
 
     /// Bytes from which storage is aligned for huge pages.
     private static var hugeBufferBytes: Int { 4 << 20 }
