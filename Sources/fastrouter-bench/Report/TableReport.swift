@@ -33,7 +33,7 @@ enum TableReport {
             }
             out.append(table.render())
             if let writer = set.writer {
-                out.append("  C API readers (\(writer.readerThreads) thread\(writer.readerThreads == 1 ? "" : "s")) with a writer adding and removing \(writer.targetAddsPerSecond) routes/s: \(Format.mega(writer.readersAlone)) → \(Format.mega(writer.readersWithWriter)) M lookups/s (\(Format.percent(writer.retained)) kept; writer reached \(String(format: "%.0f", writer.achievedAddsPerSecond)) adds/s\(writer.writerErrors > 0 ? ", \(writer.writerErrors) errors" : ""))")
+                out.append("  C API readers (\(writer.readerThreads) thread\(writer.readerThreads == 1 ? "" : "s")) with a writer adding and removing \(writer.targetAddsPerSecond) routes/s: \(Format.mega(writer.readersAlone)) → \(Format.mega(writer.readersWithWriter)) M lookups/s (\(Format.percent(writer.retained)) kept, the median of \(writer.pairRatios.map(Format.percent).joined(separator: " ")); writer reached \(String(format: "%.0f", writer.achievedAddsPerSecond)) adds/s\(writer.writerErrors > 0 ? ", \(writer.writerErrors) errors" : ""))")
             }
             if let updates = set.updates {
                 out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
