@@ -357,9 +357,9 @@ int fr_match_param(const fr_match *match, const char *name, size_t name_len, fr_
 ** validated.
 **
 ** match: the fr_match, or NULL.
-** Returns the fragment, pointing into the URL buffer; {NULL, 0} when the URL has no '#' or unless
-** the last fr_router_match or fr_match_next on match returned FR_OK. "a#" gives a non-NULL ptr
-** with len 0.
+** Returns the fragment, pointing into the match's own copy of the URL (valid as LIFETIMES says
+** above); {NULL, 0} when the URL has no '#' or unless the last fr_router_match or fr_match_next
+** on match returned FR_OK. "a#" gives a non-NULL ptr with len 0.
 */
 fr_str fr_match_fragment(const fr_match *match);
 

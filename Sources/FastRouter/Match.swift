@@ -6,19 +6,14 @@ public struct Match<Value> {
     public let routeID: UInt64
     /// Path parameters in pattern order, the wildcard, then the query pairs in URL order.
     public let parameters: Parameters
-    /// The route's value and pattern, shared with the router (immutable): one reference to hold
-    /// instead of copies, so a match of a route whose box is not in the cache costs one miss.
-    @usableFromInline let box: RouteBox<Value>
-    // No more stored properties: the fragment lives in the parameters' storage, so that a match
-    // stays small enough to be copied and destroyed inline (a larger generic struct is destroyed
-    // through runtime type metadata, which cost more than the rest of `Router.match` outside
-    // the lookup).
-
     /// The value the route was registered with.
-    @inlinable public var value: Value { box.value }
+    public let value: Value
+    // The route's pattern and the URL's fragment live in the parameters' storage, which belongs
+    // to this match alone: a match holds no reference that other threads' matches touch too
+    // (the route's own box is shared by every thread that matches the route).
 
     /// The pattern as registered.
-    @inlinable public var pattern: String { box.pattern }
+    @inlinable public var pattern: String { parameters.pattern }
 
     /// The raw fragment (after `#`, not decoded), or `nil` when the URL has none.
     @inlinable public var fragment: String? { parameters.fragment }
@@ -28,11 +23,11 @@ public struct Match<Value> {
     @inlinable
     init(_ scratch: MatchScratch) {
         let result = scratch.currentResult()
-        box = Unmanaged<RouteBox<Value>>.fromOpaque(result.payload).takeUnretainedValue()
+        // Borrowed, not retained: the scratch holds the route until the caller ends the match.
+        value = Unmanaged<RouteBox<Value>>.fromOpaque(result.payload)._withUnsafeGuaranteedRef { $0.value }
         routeID = result.routeID
         parameters = result.parameters
     }
 }
 
-// @unchecked: the box is immutable after registration.
-extension Match: @unchecked Sendable where Value: Sendable {}
+extension Match: Sendable where Value: Sendable {}

@@ -14,9 +14,9 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     public typealias Element = (name: String, value: String)
 
     /// Names and values interleaved (name, value, name, ...), then the wildcard's segments, then
-    /// the match's fragment when it has one; `nil` when there is none of them. One reference
-    /// keeps a `Match` small enough for the compiler to copy and destroy inline (a larger generic
-    /// struct goes through runtime type metadata on every match).
+    /// the match's fragment when it has one, then the matched route's pattern (for a match);
+    /// `nil` when there is none of them. A match's strings in one storage of its own: one
+    /// reference to count, and no other thread counts it.
     @usableFromInline let storage: ParameterStorage?
 
     /// The decoded segments the wildcard matched (empty when it matched none or there is none).
@@ -29,6 +29,12 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     /// The raw fragment of the match these parameters came from, if it had one.
     @usableFromInline var fragment: String? {
         guard let storage, storage.hasFragment else { return nil }
+        return storage.string(storage.stringCount - (storage.hasPattern ? 2 : 1))
+    }
+
+    /// The pattern of the route matched, empty for parameters that do not come from a match.
+    @usableFromInline var pattern: String {
+        guard let storage, storage.hasPattern else { return "" }
         return storage.string(storage.stringCount - 1)
     }
 
@@ -40,7 +46,7 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
             return
         }
         let storage = ParameterStorage.make(pairCount: pairs.count, segmentCount: wildcardSegments.count,
-                                            hasFragment: false, stringCount: strings.count,
+                                            hasFragment: false, hasPattern: false, stringCount: strings.count,
                                             byteCount: strings.reduce(0) { $0 + $1.utf8.count })
         var writer = storage.writer
         for var string in strings {
@@ -51,23 +57,21 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     }
 
     /// Copies the current candidate's parameters, wildcard segments and fragment out of a
-    /// match scratch's state (a pointer, not the scratch: no reference count to touch).
-    init(_ state: UnsafeMutablePointer<ScratchState>) {
+    /// match scratch's state (a pointer, not the scratch: no reference count to touch), and the
+    /// pattern of its route.
+    init(_ state: UnsafeMutablePointer<ScratchState>, pattern: UnsafeBufferPointer<UInt8>) {
         let count = state.pointee.parameterCount
         let wildcard = state.pointee.wildcardRange ?? 0..<0
         let fragment = state.pointee.fragmentBytes
-        let stringCount = 2 * count + wildcard.count + (fragment == nil ? 0 : 1)
-        guard stringCount > 0 else {
-            storage = nil
-            return
-        }
+        // Wrapping arithmetic: every count is bounded by the URL's and the pattern's lengths.
+        let stringCount = 2 &* count &+ wildcard.count &+ (fragment == nil ? 1 : 2)
         let parameters = state.pointee.parameters.base
-        var byteCount = fragment?.count ?? 0
-        for index in 0..<count { byteCount += parameters[index].nameLength + parameters[index].valueLength }
-        for index in wildcard { byteCount += state.pointee.segmentLengths[index] }
+        var byteCount = (fragment?.count ?? 0) &+ pattern.count
+        for index in 0..<count { byteCount &+= parameters[index].nameLength &+ parameters[index].valueLength }
+        for index in wildcard { byteCount &+= state.pointee.segmentLengths[index] }
         let storage = ParameterStorage.make(pairCount: count, segmentCount: wildcard.count,
-                                            hasFragment: fragment != nil, stringCount: stringCount, byteCount: byteCount,
-                                            reusing: &state.pointee.spareParameters)
+                                            hasFragment: fragment != nil, hasPattern: true, stringCount: stringCount,
+                                            byteCount: byteCount, reusing: &state.pointee.spareParameters)
         var writer = storage.writer
         for index in 0..<count {
             let parameter = parameters[index]
@@ -79,6 +83,7 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
                           padded: true)
         }
         if let fragment { writer.append(fragment.baseAddress, fragment.count, interned: nil, padded: true) }
+        writer.append(pattern.baseAddress, pattern.count, interned: nil, padded: true)
         writer.finish()
         self.storage = storage
     }
@@ -137,6 +142,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
         @usableFromInline let pairCount: Int
         let segmentCount: Int
         let hasFragment: Bool
+        let hasPattern: Bool
         let stringCount: Int
         /// Words of element storage asked for when the storage was allocated.
         let words: Int
@@ -148,6 +154,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
     @inlinable var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.pairCount } }
     var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.segmentCount } }
     var hasFragment: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasFragment } }
+    var hasPattern: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasPattern } }
     var stringCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.stringCount } }
 
     /// Words kept after the bytes, so the writer may copy a short string 16 bytes at a time.
@@ -155,35 +162,35 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
 
     /// Storage for `stringCount` strings of `byteCount` bytes in all, to be filled through
     /// ``writer`` with exactly those strings, in order.
-    static func make(pairCount: Int, segmentCount: Int, hasFragment: Bool, stringCount: Int,
+    static func make(pairCount: Int, segmentCount: Int, hasFragment: Bool, hasPattern: Bool, stringCount: Int,
                      byteCount: Int) -> ParameterStorage {
         var none: ParameterStorage?
         return make(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
-                    stringCount: stringCount, byteCount: byteCount, reusing: &none)
+                    hasPattern: hasPattern, stringCount: stringCount, byteCount: byteCount, reusing: &none)
     }
 
-    /// ``make(pairCount:segmentCount:hasFragment:stringCount:byteCount:)``, taking `spare` when
+    /// ``make(pairCount:segmentCount:hasFragment:hasPattern:stringCount:byteCount:)``, taking `spare` when
     /// nothing else refers to it any more (the match it served is gone) and it is large enough,
     /// and keeping what it returns as the next spare. A thread that drops each match before the
     /// next one (the usual loop) then allocates no storage at all: one uniqueness check and one
     /// retain instead of an allocation and a deallocation per match.
-    static func make(pairCount: Int, segmentCount: Int, hasFragment: Bool, stringCount: Int,
+    static func make(pairCount: Int, segmentCount: Int, hasFragment: Bool, hasPattern: Bool, stringCount: Int,
                      byteCount: Int, reusing spare: inout ParameterStorage?) -> ParameterStorage {
         // `stringCount + 1` boundaries (string `i` is bytes `boundary[i]..<boundary[i + 1]`),
         // `pairCount` interned names (0 for none), then the bytes.
-        let words = stringCount + 1 + pairCount + (byteCount + 7) / 8 + spareWords
+        let words = stringCount &+ 1 &+ pairCount &+ (byteCount &+ 7) / 8 &+ spareWords
         if isKnownUniquelyReferenced(&spare), let storage = spare {
             // Only `spare` refers to it, so no reader is left: it may be written again.
             let reused = storage.withUnsafeMutablePointerToHeader { header -> Bool in
                 guard header.pointee.words >= words else { return false }
                 header.pointee = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
-                                        stringCount: stringCount, words: header.pointee.words)
+                                        hasPattern: hasPattern, stringCount: stringCount, words: header.pointee.words)
                 return true
             }
             if reused { return storage }
         }
         let header = Header(pairCount: pairCount, segmentCount: segmentCount, hasFragment: hasFragment,
-                            stringCount: stringCount, words: words)
+                            hasPattern: hasPattern, stringCount: stringCount, words: words)
         // `create` allocates an instance of the class it is called on, so the downcast holds.
         let storage = unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in header },
                                      to: ParameterStorage.self)
@@ -206,28 +213,31 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
         var offset = 0
 
         /// Appends the next string; `interned` is the pair's name as an immortal string, when
-        /// the string is a name that has one. `padded` says that 16 bytes may be read from
-        /// `start` whatever `count` is (the lookup's buffers and interned names are padded so):
-        /// a short string is then copied with two whole loads instead of a call to memcpy.
+        /// the string is a name that has one. `padded` says that 16 bytes past the string's end
+        /// may be read (the lookup's buffers, interned names and patterns are padded so): a
+        /// string of up to 32 bytes is then copied 16 bytes at a time instead of by memcpy.
         @inline(__always)
         mutating func append(_ start: UnsafePointer<UInt8>?, _ count: Int, interned: UnsafePointer<String>?,
                              padded: Bool) {
-            if index < 2 * pairCount && index & 1 == 0 { names[index >> 1] = Int(bitPattern: interned) }
+            if index < 2 &* pairCount && index & 1 == 0 { names[index >> 1] = Int(bitPattern: interned) }
             boundaries[index] = offset
             if let start, count > 0 {
-                if padded && count <= 16 {
-                    // The storage keeps 16 spare bytes at its end; a later string overwrites the excess.
+                if padded && count <= 32 {
+                    // The storage keeps 16 spare bytes at its end, and a block ends less than 16
+                    // bytes past the string; a later string overwrites the excess.
                     let source = UnsafeRawPointer(start)
                     let target = UnsafeMutableRawPointer(base + offset)
-                    target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    target.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
-                                      as: UInt64.self)
+                    target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                    if count > 16 {
+                        target.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self),
+                                          toByteOffset: 16, as: SIMD16<UInt8>.self)
+                    }
                 } else {
                     (base + offset).initialize(from: start, count: count)
                 }
             }
-            offset += count
-            index += 1
+            offset &+= count
+            index &+= 1
         }
 
         /// Closes the last string; every announced string must have been appended.

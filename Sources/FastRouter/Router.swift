@@ -201,15 +201,34 @@ public struct RouterStatistics: Sendable, Equatable {
     public var regexLimitHits: Int
 }
 
-/// A route's value and pattern, retained by the router and handed to readers without copying.
+/// What every route's payload holds whatever its value type: the pattern as registered, read
+/// by non-generic lookup code (see ``RouteBox``).
 @usableFromInline
-final class RouteBox<Value> {
+class RoutePayload {
+    /// The pattern's UTF-8 bytes followed by 16 readable bytes, so that a match copies a short
+    /// pattern with a few whole loads (see ``ParameterStorage/Writer``).
+    let pattern: UnsafeBufferPointer<UInt8>
+
+    init(pattern: String) {
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: pattern.utf8.count + ScratchState.padding)
+        bytes.initialize(repeating: 0, count: pattern.utf8.count + ScratchState.padding)
+        _ = UnsafeMutableBufferPointer(start: bytes, count: pattern.utf8.count).initialize(from: pattern.utf8)
+        self.pattern = UnsafeBufferPointer(start: bytes, count: pattern.utf8.count)
+    }
+
+    deinit { pattern.deallocate() }
+}
+
+/// A route's value and pattern, retained by the router. Readers borrow it while they hold the
+/// route (see ``ReaderSlot``) and copy what they return out of it; a ``Match`` never retains it,
+/// since its reference count is shared by every thread that matches the route.
+@usableFromInline
+final class RouteBox<Value>: RoutePayload {
     @usableFromInline let value: Value
-    @usableFromInline let pattern: String
 
     init(value: Value, pattern: String) {
         self.value = value
-        self.pattern = pattern
+        super.init(pattern: pattern)
     }
 }
 

@@ -76,6 +76,34 @@ import Testing
                                                 (name: "q", value: "1")], wildcardSegments: ["a", "b"]))
     }
 
+    /// A match carries its route's value and pattern by copy: both stay readable after the
+    /// route is removed and the router is gone, whatever the pattern's length, and a match of a
+    /// route without parameters has the pattern too.
+    @Test func matchesKeepValueAndPatternAfterTheRouteIsGone() throws {
+        final class Handler: Sendable {
+            let name: String
+            init(_ name: String) { self.name = name }
+        }
+        var router: Router<Handler>? = Router<Handler>()
+        let long = "/" + String(repeating: "long-segment/", count: 6) + ":id"
+        try router!.add("/a", value: Handler("short"))
+        try router!.add(long, id: 7, value: Handler("long"))
+        try router!.add("/exactly-16-bytes", value: Handler("sixteen"))
+        let short = try #require(try router!.match("/a#x"))
+        let sixteen = try #require(try router!.match("/exactly-16-bytes"))
+        let longMatch = try #require(try router!.match("/" + String(repeating: "long-segment/", count: 6) + "42?q=1"))
+        #expect(router!.remove(id: 7) == 1)
+        weak var released: Router<Handler>?
+        released = router
+        router = nil
+        #expect(released == nil, "a match does not keep the router alive")
+        #expect(short.value.name == "short" && short.pattern == "/a" && short.fragment == "x")
+        #expect(sixteen.value.name == "sixteen" && sixteen.pattern == "/exactly-16-bytes" && sixteen.parameters.isEmpty)
+        #expect(longMatch.value.name == "long" && longMatch.pattern == long)
+        #expect(longMatch.parameters.map(\.name) == ["id", "q"] && longMatch.parameters["id"] == "42")
+        #expect(Parameters([(name: "a", value: "1")]).pattern == "", "parameters built by hand have no pattern")
+    }
+
     /// A match's parameters live in storage a later match of the same thread may reuse, but only
     /// once nothing refers to it: matches kept alive, here or on other threads, keep their values.
     @Test func matchesKeptAliveKeepTheirParameters() async throws {

@@ -45,10 +45,14 @@ final class MatchScratch {
     }
 
     /// What a ``Match`` copies out of the current candidate, in one call from the caller's
-    /// specialised code: its route id, payload and parameters. There must be a current candidate.
+    /// specialised code: its route id, payload (a ``RoutePayload``), and parameters with the
+    /// route's pattern. There must be a current candidate, and its payload must be held.
     @usableFromInline
     func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
-        (state.pointee.routeID, state.pointee.payload.unsafelyUnwrapped, Parameters(state))
+        let payload = state.pointee.payload.unsafelyUnwrapped
+        let pattern = Unmanaged<RoutePayload>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.pattern }
+        let parameters = Parameters(state, pattern: pattern)
+        return (state.pointee.routeID, payload, parameters)
     }
     /// Number of parameters of the current candidate, query pairs included.
     var parameterCount: Int { state.pointee.parameterCount }
@@ -121,7 +125,7 @@ struct ScratchState {
     /// Regex matches of the current lookup that hit PCRE2's limits.
     var limitHits = 0
     /// The parameter storage of the last ``Match`` made from this scratch, reused for the next
-    /// one once that match is gone (see ``ParameterStorage/make(pairCount:segmentCount:hasFragment:stringCount:byteCount:reusing:)``).
+    /// one once that match is gone (see ``ParameterStorage/make(pairCount:segmentCount:hasFragment:hasPattern:stringCount:byteCount:reusing:)``).
     var spareParameters: ParameterStorage?
 
     init() {
