@@ -22,6 +22,9 @@ import Darwin
 /// ``heldCapacity`` of them, so that while it sits idle it holds back only those, not every
 /// payload removed after its lookup (hazard pointers, published once per lookup).
 final class ReaderSlot: Sendable {
+    // Keeps whatever the allocator placed before this slot off the slot's written words: a
+    // reader on another thread writing there would stall every lookup of this one.
+    private let leadingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// Set while the owner is inside a lookup.
     static let inLookup: UInt64 = 1
     /// Set while the owner may still read payloads returned by its last lookup.
@@ -47,8 +50,8 @@ final class ReaderSlot: Sendable {
     let held3 = Atomic<UInt>(0)
     /// Payloads a slot can list.
     static let heldCapacity = 4
-    // Keeps neighbouring slots off this cache line.
-    private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    // The same after the slot's written words.
+    private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
     /// Marks the start of a lookup in `router`, which also drops whatever the previous lookup
     /// returned. The full fence orders it before the reader loads the active side.
