@@ -20,10 +20,6 @@ public final class Matcher<Value> {
     /// The router's core, not retained (`router` keeps it alive): retaining it on every lookup
     /// would make every thread's matcher write the same shared reference count.
     private let core: Unmanaged<RouterCore>
-    /// A private copy of the last URL given as a `String`, so byte views outlive the caller's string.
-    /// Unchecked: a matcher is used by one thread at a time, and the dynamic exclusivity check
-    /// cost more than the copy.
-    @exclusivity(unchecked) private var urlCopy = FlatBuffer<UInt8>(capacity: 256)
 
     /// A matcher for `router`.
     public init(router: Router<Value>) {
@@ -31,22 +27,17 @@ public final class Matcher<Value> {
         core = Unmanaged.passUnretained(router.core)
     }
 
-    deinit { urlCopy.deallocate() }
-
-    /// Looks `url` up; `true` when a route matched (its data is then current).
+    /// Looks `url` up; `true` when a route matched (its data is then current). Byte views
+    /// point into the matcher's own copy of the URL, never into `url`'s storage.
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(_ url: String) throws(RouterError) -> Bool {
-        let status = withUTF8(url) { bytes -> Int32 in
-            urlCopy.removeLast(urlCopy.count)
-            urlCopy.append(contentsOf: bytes)
-            let url = UnsafeBufferPointer(start: urlCopy.base, count: urlCopy.count)
-            return core._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }
-        }
+        let status = withUTF8(url) { bytes in core._withUnsafeGuaranteedRef { $0.match(url: bytes, into: scratch) } }
         if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return status == 0
     }
 
-    /// Looks up URL bytes the caller keeps unchanged while it reads the results.
+    /// Looks up URL bytes. The matcher reads them during the call only: byte views point into
+    /// its own copy, so the caller may reuse the buffer at once.
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(utf8 url: UnsafeBufferPointer<UInt8>) throws(RouterError) -> Bool {
         let status = core._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }

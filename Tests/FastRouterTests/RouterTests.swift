@@ -104,6 +104,24 @@ import Testing
         #expect(Parameters([(name: "a", value: "1")]).pattern == "", "parameters built by hand have no pattern")
     }
 
+    /// A matcher's byte views point into its own copy of the URL: the caller may overwrite its
+    /// buffer, or drop its string, as soon as the lookup returns.
+    @Test func matcherResultsOutliveTheCallersBuffer() throws {
+        let router = Router<Int>()
+        try router.add("/users/:id/files/*path", value: 1)
+        let matcher = Matcher(router: router)
+        var buffer = Array("/users/ann/files/a/b?q=1#top".utf8)
+        #expect(try buffer.withUnsafeBufferPointer { (bytes) throws(RouterError) in try matcher.match(utf8: bytes) })
+        for index in buffer.indices { buffer[index] = UInt8(ascii: "X") }
+        #expect(matcher.parameter("id") == "ann" && matcher.parameter("path") == "a/b" && matcher.parameter("q") == "1")
+        #expect(matcher.fragment.map { String(decoding: $0, as: UTF8.self) } == "top")
+        do {
+            let url = "/users/" + String(repeating: "b", count: 40) + "/files/c"
+            #expect(try matcher.match(url))
+        }
+        #expect(matcher.parameter("id") == String(repeating: "b", count: 40) && matcher.parameter("path") == "c")
+    }
+
     /// A match's parameters live in storage a later match of the same thread may reuse, but only
     /// once nothing refers to it: matches kept alive, here or on other threads, keep their values.
     @Test func matchesKeptAliveKeepTheirParameters() async throws {
