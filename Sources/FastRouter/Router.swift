@@ -210,10 +210,11 @@ class RoutePayload {
     let pattern: UnsafeBufferPointer<UInt8>
 
     init(pattern: String) {
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: pattern.utf8.count + ScratchState.padding)
-        bytes.initialize(repeating: 0, count: pattern.utf8.count + ScratchState.padding)
-        _ = UnsafeMutableBufferPointer(start: bytes, count: pattern.utf8.count).initialize(from: pattern.utf8)
-        self.pattern = UnsafeBufferPointer(start: bytes, count: pattern.utf8.count)
+        let count = pattern.utf8.count
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: count + ScratchState.padding)
+        _ = UnsafeMutableBufferPointer(start: bytes, count: count).initialize(from: pattern.utf8)
+        (bytes + count).initialize(repeating: 0, count: ScratchState.padding)
+        self.pattern = UnsafeBufferPointer(start: bytes, count: count)
     }
 
     deinit { pattern.deallocate() }

@@ -22,9 +22,11 @@ import Darwin
 /// ``heldCapacity`` of them, so that while it sits idle it holds back only those, not every
 /// payload removed after its lookup (hazard pointers, published once per lookup).
 final class ReaderSlot: Sendable {
+    /// A cache line's worth of bytes.
+    private typealias LinePadding = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
     // Keeps whatever the allocator placed before this slot off the slot's written words: a
     // reader on another thread writing there would stall every lookup of this one.
-    private let leadingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private let leadingPadding: LinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
     /// Set while the owner is inside a lookup.
     static let inLookup: UInt64 = 1
     /// Set while the owner may still read payloads returned by its last lookup.
@@ -51,7 +53,7 @@ final class ReaderSlot: Sendable {
     /// Payloads a slot can list.
     static let heldCapacity = 4
     // The same after the slot's written words.
-    private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private let trailingPadding: LinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
 
     /// Marks the start of a lookup in `router`, which also drops whatever the previous lookup
     /// returned. The full fence orders it before the reader loads the active side.
