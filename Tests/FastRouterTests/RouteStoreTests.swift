@@ -31,4 +31,40 @@ import Testing
         #expect(router.remove(id: 5) == 1)
         #expect(router.remove(id: 5) == 0)
     }
+
+    @Test func idIndexFindsEveryIdAcrossReservationsAndGrowth() {
+        // Record i has id ids[i]; the index must find each one whatever way it reached its size.
+        var ids: [UInt64] = []
+        var index = RouteIDIndex()
+        func insert(_ id: UInt64) {
+            ids.append(id)
+            index.insert(UInt32(ids.count - 1), id: id) { ids[Int($0)] }
+        }
+        for number in 0..<100 { insert(UInt64(number) &* 0x9E37_79B9_7F4A_7C15) }
+        // A reservation on a non-empty index rehashes what it holds; later inserts need no growth.
+        index.reserve(5000) { ids[Int($0)] }
+        for number in 100..<5100 { insert(UInt64(number) &* 0x9E37_79B9_7F4A_7C15) }
+        // Then growth one step at a time, past the reservation.
+        for number in 5100..<9000 { insert(UInt64(number) * 3) }
+        for (record, id) in ids.enumerated() {
+            #expect(index.find(id) { ids[Int($0)] } == UInt32(record))
+        }
+        #expect(index.find(1) { ids[Int($0)] } == nil)
+        // A reservation smaller than the room left changes nothing.
+        index.reserve(1) { ids[Int($0)] }
+        #expect(index.find(ids[42]) { ids[Int($0)] } == 42)
+    }
+
+    @Test func batchesAddedToALargeRouterKeepEveryIdReachable() throws {
+        let router = Router<Int>()
+        try router.add(contentsOf: (0..<3000).map { Route("/first/\($0)/:x", id: UInt64($0), value: $0) })
+        // The second batch shares ids with the first (ids 2000..<3000) and brings new ones.
+        try router.add(contentsOf: (0..<3000).map { Route("/second/\($0)/:x", id: UInt64(2000 + $0), value: -$0) })
+        #expect(router.core.routes(withID: 2500).map(\.pattern) == ["/first/2500/:x", "/second/500/:x"])
+        #expect(router.core.routes(withID: 4999).map(\.pattern) == ["/second/2999/:x"])
+        #expect(router.remove(id: 2500) == 2)
+        #expect(router.remove(id: 1) == 1)
+        #expect(router.count == 6000 - 3)
+        #expect(try router.match("/second/2999/y")?.value == -2999)
+    }
 }

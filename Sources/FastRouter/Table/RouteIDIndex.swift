@@ -63,10 +63,23 @@ struct RouteIDIndex {
         slots[slot] = record
     }
 
+    /// Makes room for `additional` more ids without growing again. Growing re-reads the id of
+    /// every record already indexed, at random places in the records: a batch sizes the index
+    /// once rather than doubling it step by step under its insertions.
+    mutating func reserve(_ additional: Int, idOf: (UInt32) -> UInt64) {
+        var slotCount = slots.count
+        while (count + additional) * 4 > slotCount * 3 { slotCount *= 2 }
+        if slotCount > slots.count { rehash(slotCount: slotCount, idOf: idOf) }
+    }
+
     private mutating func grow(idOf: (UInt32) -> UInt64) {
+        rehash(slotCount: slots.count * 2, idOf: idOf)
+    }
+
+    private mutating func rehash(slotCount: Int, idOf: (UInt32) -> UInt64) {
         let old = slots
-        slots = [UInt32](repeating: Self.empty, count: old.count * 2)
-        shift -= 1
+        slots = [UInt32](repeating: Self.empty, count: slotCount)
+        shift = UInt64(64 - slotCount.trailingZeroBitCount)
         for record in old where record != Self.empty { place(record, home: home(idOf(record))) }
     }
 }

@@ -51,6 +51,8 @@ struct RouteStore {
         if recordsNeeded > records.capacity { records.reserveCapacity(max(recordsNeeded, records.capacity * 2)) }
         let textNeeded = text.count + textBytes
         if textNeeded > text.capacity { text.reserveCapacity(max(textNeeded, text.capacity * 2)) }
+        // Every route may bring a new id.
+        records.withUnsafeBufferPointer { records in byID.reserve(routes) { records[Int($0)].id } }
     }
 
     /// Records a route whose variants are in the tables; it gets ``peekIndex(offset:)`` 0.
