@@ -94,11 +94,16 @@ final class RouterCore: @unchecked Sendable {
     /// Like ``apply(_:)`` for large batches: the second side becomes a copy of the first instead
     /// of replaying the work. When `body` throws, the side it changed is restored from the
     /// published one and nothing is published.
+    ///
+    /// Before it is published and copied, the changed side gives back the room its buffers grew
+    /// into and do not use (up to half of each, growth doubling them): the copy is then exactly
+    /// as large as the tables, and the next addition grows a buffer by remapping its pages.
     func applyBatch<Result>(_ body: (inout TableSide) throws(RouterError) -> Result) throws(RouterError) -> Result {
         let home = activeSide.load(ordering: .relaxed)
         let result: Result
         do {
             result = try body(&sides[1 - home])
+            sides[1 - home].shrinkToFit()
         } catch {
             sides[1 - home].deallocate()
             sides[1 - home] = sides[home].clone()

@@ -85,4 +85,21 @@ import Testing
         try router.add(contentsOf: Self.routes())
         #expect(router.count == 1 + Self.routes().count)
     }
+
+    @Test func aLargeBatchLeavesNoSpareRoomAndLaterAddsGrowTheTables() throws {
+        // Enough routes for the node and variant buffers to pass 4 MiB, where growth remaps.
+        let router = Router<Int>()
+        let count = 150_000
+        try router.add(contentsOf: (0..<count).map { Route("/room/\($0 / 100)/item-\($0 % 100)/:x", value: $0) })
+        let tight = router.core.withStableSide { side in
+            (side.nodes.count == side.nodes.capacity, side.variants.count == side.variants.capacity)
+        }
+        #expect(tight == (true, true))
+        // Every buffer is full: the next additions grow them on both sides.
+        for extra in 0..<50 { try router.add("/room/extra-\(extra)/:x", value: count + extra) }
+        #expect(try router.match("/room/extra-49/y")?.value == count + 49)
+        #expect(try router.match("/room/1499/item-99/y")?.value == count - 1)
+        #expect(try router.match("/room/0/item-0/y")?.value == 0)
+        #expect(router.count == count + 50)
+    }
 }

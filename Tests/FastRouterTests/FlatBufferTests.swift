@@ -33,4 +33,25 @@ import Testing
         buffer.deallocate()
         copy.deallocate()
     }
+
+    @Test func shrinkToFitGivesBackOnlyALargeBuffersRoom() {
+        var small = FlatBuffer<UInt64>(capacity: 1000)
+        for value in 0..<10 { small.append(UInt64(value)) }
+        small.shrinkToFit()
+        #expect(small.capacity == 1000)
+
+        var large = FlatBuffer<UInt64>(capacity: 1)
+        for value in 0..<700_000 { large.append(UInt64(value) &* 3) }  // 5.6 MB in 8 MB of room
+        #expect(large.capacity > large.count)
+        large.shrinkToFit()
+        #expect(large.capacity == 700_000)
+        // It grows again from full, keeping every element.
+        for value in 700_000..<700_100 { large.append(UInt64(value) &* 3) }
+        #expect(large.capacity >= 700_100)
+        var wrong = 0
+        for index in 0..<large.count where large[index] != UInt64(index) &* 3 { wrong += 1 }
+        #expect(wrong == 0)
+        small.deallocate()
+        large.deallocate()
+    }
 }

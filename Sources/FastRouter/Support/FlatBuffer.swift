@@ -108,6 +108,18 @@ struct FlatBuffer<Element: BitwiseCopyable> {
         base.update(repeating: value, count: newCount)
     }
 
+    /// Gives back the unused room of a buffer large enough to be its own mapping (see
+    /// ``grow(to:)``): the pages past the last element are unmapped in place, and a later
+    /// growth remaps rather than copies. Smaller buffers keep their room.
+    mutating func shrinkToFit() {
+        guard count < capacity, Self.byteCount(capacity) >= Self.hugeBufferBytes else { return }
+        let newCapacity = max(count, 1)
+        let bytes = Self.byteCount(newCapacity)
+        guard let raw = realloc(base, bytes) else { return }
+        base = raw.bindMemory(to: Element.self, capacity: newCapacity)
+        capacity = newCapacity
+    }
+
     /// Ensures room for `minimum` elements without further allocation.
     mutating func reserve(_ minimum: Int) {
         if minimum > capacity { grow(to: minimum) }

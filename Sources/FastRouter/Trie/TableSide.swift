@@ -54,6 +54,15 @@ struct TableSide {
         return copy
     }
 
+    /// Gives back the unused room of the large buffers, once a batch has filled them (the
+    /// literal index is sized by its own load factor, not by growth, and keeps its size).
+    mutating func shrinkToFit() {
+        nodes.shrinkToFit()
+        constraintEdges.shrinkToFit()
+        variants.shrinkToFit()
+        keys.shrinkToFit()
+    }
+
     /// Frees every buffer; the side must not be used afterwards.
     func deallocate() {
         nodes.deallocate()
