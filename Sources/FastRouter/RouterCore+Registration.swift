@@ -121,6 +121,9 @@ extension RouterCore {
         var routes: [(regexSources: [String], templateKeys: [[UInt8]], variantCount: Int)] = []
         /// Registration order of the next route.
         var sequence: UInt64
+        /// The parameters of the variant being made, kept so that each variant does not
+        /// allocate a list of its own.
+        var spareNames: [(name: String, segment: Int32)] = []
 
         init(firstSequence: UInt64) {
             sequence = firstSequence
@@ -150,7 +153,7 @@ extension RouterCore {
         variants.reserveCapacity(pattern.variants.count)
         for (expansion, segments) in pattern.variants.enumerated() {
             variants.append(try makeVariant(pattern, segments, regexPointers, &batch.templates, state.templates,
-                                            &templateKeys, registration, sequence: batch.sequence,
+                                            &templateKeys, &batch.spareNames, registration, sequence: batch.sequence,
                                             expansion: expansion, record: recordIndex))
         }
         batch.routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count))
@@ -161,10 +164,10 @@ extension RouterCore {
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
                              _ templates: inout [[UInt8]: PartialTemplate],
                              _ routerTemplates: [[UInt8]: (template: PartialTemplate, uses: Int)],
-                             _ templateKeys: inout Set<[UInt8]>,
+                             _ templateKeys: inout Set<[UInt8]>, _ names: inout [(name: String, segment: Int32)],
                              _ registration: Registration, sequence: UInt64, expansion: Int,
                              record: UInt32) throws(RouterError) -> TrieVariant {
-        var names: [(name: String, segment: Int32)] = []
+        names.removeAll(keepingCapacity: true)
         let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
             let position = Int32(index)
             switch segment {

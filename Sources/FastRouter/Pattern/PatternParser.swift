@@ -93,6 +93,11 @@ private struct PatternReader {
                 if byte(at: position + 1) == UInt8(ascii: "/") { position += 1 }
             }
         }
+        if !bytes[position...].contains(UInt8(ascii: "(")) {
+            // No group anywhere (not even a `(` inside a regex): one variant, read as it is.
+            let segments = try readPathWithoutGroups()
+            return Pattern(scheme: scheme, host: host, variants: [segments], regexes: regexes)
+        }
         let nodes = try readPath()
         let variants = try PatternExpansion.variants(of: nodes)
         return Pattern(scheme: scheme, host: host, variants: variants, regexes: regexes)
@@ -172,6 +177,42 @@ private struct PatternReader {
         try readItems(inGroup: false)
     }
 
+    /// The whole path of a pattern that has no `(`: its segments in order, the one variant.
+    /// ``readItems(inGroup:)`` restricted to what can occur without a group, with the same
+    /// errors at the same offsets; it skips the path nodes and their expansion, which most
+    /// patterns do not need.
+    private mutating func readPathWithoutGroups() throws(RouterError) -> [Segment] {
+        var segments: [Segment] = []
+        segments.reserveCapacity(bytes[position...].reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
+        var wildcardOffset: Int?
+        while let current = byte(at: position) {
+            switch current {
+            case UInt8(ascii: "/"):
+                let slash = position
+                switch byte(at: slash + 1) {
+                case nil:
+                    position += 1
+                case UInt8(ascii: "/"):
+                    throw failure(slash, "empty segment ('//')")
+                case UInt8(ascii: ")"):
+                    throw failure(slash + 1, "unbalanced ')'")
+                default:
+                    if let wildcardOffset { throw wildcardNotLast(at: wildcardOffset) }
+                    position += 1
+                    let start = position
+                    let segment = try readSegmentValue()
+                    if case .wildcard = segment { wildcardOffset = start }
+                    segments.append(segment)
+                }
+            case UInt8(ascii: ")"):
+                throw failure(position, "unbalanced ')'")
+            default:
+                throw failure(position, "a group must start with '/' or '(', as in '/a(/b)'")
+            }
+        }
+        return segments
+    }
+
     /// Reads `"/" segment` and groups until the end of input, or until the `)` closing the current group.
     private mutating func readItems(inGroup: Bool) throws(RouterError) -> [PathNode] {
         var nodes: [PathNode] = []
@@ -218,9 +259,11 @@ private struct PatternReader {
     /// expansion: report the wildcard now, before a later construct's error (leftmost first).
     /// Wildcards that only some expansions follow are found by ``PatternExpansion``.
     private func rejectAfterWildcard(_ nodes: [PathNode]) throws(RouterError) {
-        if case .segment(.wildcard, let offset)? = nodes.last {
-            throw failure(offset, "a wildcard must be the last segment (in every optional-group variant)")
-        }
+        if case .segment(.wildcard, let offset)? = nodes.last { throw wildcardNotLast(at: offset) }
+    }
+
+    private func wildcardNotLast(at offset: Int) -> RouterError {
+        failure(offset, "a wildcard must be the last segment (in every optional-group variant)")
     }
 
     // MARK: group = "(" 1*( "/" segment / group ) ")"
@@ -244,13 +287,16 @@ private struct PatternReader {
     /// Reads one segment; `position` is at its first byte, which is not `/`, `(`, `)` or the end.
     private mutating func readSegment() throws(RouterError) -> PathNode {
         let start = position
-        let segment: Segment
-        switch bytes[start] {
-        case UInt8(ascii: ":"): segment = try readColonParameter()
-        case UInt8(ascii: "*"): segment = try readWildcard()
-        default: segment = try readPieces()
+        return .segment(try readSegmentValue(), offset: start)
+    }
+
+    /// ``readSegment()`` without its offset.
+    private mutating func readSegmentValue() throws(RouterError) -> Segment {
+        switch bytes[position] {
+        case UInt8(ascii: ":"): return try readColonParameter()
+        case UInt8(ascii: "*"): return try readWildcard()
+        default: return try readPieces()
         }
-        return .segment(segment, offset: start)
     }
 
     /// Ends a placeholder or wildcard: only a segment boundary may follow it.

@@ -43,6 +43,9 @@ enum NameTable {
             /// The same names as immortal strings, by id.
             var strings: [UnsafePointer<String>] = []
             var layouts: [[Int64]: UnsafePointer<LayoutEntry>] = [:]
+            /// The buffer of the last lookup key, kept so that looking up a known layout
+            /// allocates nothing.
+            var spareKey: [Int64] = []
         }
 
         /// Most distinct names this store interns.
@@ -65,7 +68,9 @@ enum NameTable {
             return try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
                 // The layout's key: (name id, segment) pairs; nil while some name is not interned.
                 func knownKey() -> [Int64]? {
-                    var key: [Int64] = []
+                    var key = state.spareKey
+                    state.spareKey = []
+                    key.removeAll(keepingCapacity: true)
                     key.reserveCapacity(2 * parameters.count)
                     for parameter in parameters {
                         guard let id = state.ids[parameter.name] else { return nil }
@@ -75,7 +80,10 @@ enum NameTable {
                     return key
                 }
                 // Usually every name is known and so is the layout: one lookup per name, one for the layout.
-                if let key = knownKey(), let existing = state.layouts[key] { return existing }
+                if let key = knownKey() {
+                    defer { state.spareKey = key }
+                    if let existing = state.layouts[key] { return existing }
+                }
                 var fresh = Set<String>()
                 for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
                 guard state.names.count + fresh.count <= capacity else {
