@@ -188,22 +188,13 @@ private struct PatternReader {
         while let current = byte(at: position) {
             switch current {
             case UInt8(ascii: "/"):
-                let slash = position
-                switch byte(at: slash + 1) {
-                case nil:
-                    position += 1
-                case UInt8(ascii: "/"):
-                    throw failure(slash, "empty segment ('//')")
-                case UInt8(ascii: ")"):
-                    throw failure(slash + 1, "unbalanced ')'")
-                default:
-                    if let wildcardOffset { throw wildcardNotLast(at: wildcardOffset) }
-                    position += 1
-                    let start = position
-                    let segment = try readSegmentValue()
-                    if case .wildcard = segment { wildcardOffset = start }
-                    segments.append(segment)
-                }
+                guard try segmentFollowsSlash(inGroup: false) else { continue }
+                if let wildcardOffset { throw wildcardNotLast(at: wildcardOffset) }
+                position += 1
+                let start = position
+                let segment = try readSegmentValue()
+                if case .wildcard = segment { wildcardOffset = start }
+                segments.append(segment)
             case UInt8(ascii: ")"):
                 throw failure(position, "unbalanced ')'")
             default:
@@ -220,23 +211,10 @@ private struct PatternReader {
         while let current = byte(at: position) {
             switch current {
             case UInt8(ascii: "/"):
-                let slash = position
-                switch byte(at: slash + 1) {
-                case nil:
-                    // One trailing "/" is ignored; inside a group the missing ')' is reported by the caller.
-                    position += 1
-                case UInt8(ascii: "/"):
-                    throw failure(slash, "empty segment ('//')")
-                case UInt8(ascii: "("):
-                    throw failure(slash + 1, "a group must follow a segment or start the path: write '/a(/b)', not '/a/(/b)'")
-                case UInt8(ascii: ")"):
-                    if inGroup { throw failure(slash, "a group cannot end with '/'") }
-                    throw failure(slash + 1, "unbalanced ')'")
-                default:
-                    try rejectAfterWildcard(nodes)
-                    position += 1
-                    nodes.append(try readSegment())
-                }
+                guard try segmentFollowsSlash(inGroup: inGroup) else { continue }
+                try rejectAfterWildcard(nodes)
+                position += 1
+                nodes.append(try readSegment())
             case UInt8(ascii: "("):
                 try rejectAfterWildcard(nodes)
                 nodes.append(try readGroup())
@@ -253,6 +231,27 @@ private struct PatternReader {
             }
         }
         return nodes
+    }
+
+    /// At a `/`: true when a segment follows it (`position` stays at the `/`); false after
+    /// consuming a trailing `/`, which is ignored (inside a group the missing `)` is reported by
+    /// the caller); an error for anything else a `/` cannot precede.
+    private mutating func segmentFollowsSlash(inGroup: Bool) throws(RouterError) -> Bool {
+        let slash = position
+        switch byte(at: slash + 1) {
+        case nil:
+            position += 1
+            return false
+        case UInt8(ascii: "/"):
+            throw failure(slash, "empty segment ('//')")
+        case UInt8(ascii: "("):
+            throw failure(slash + 1, "a group must follow a segment or start the path: write '/a(/b)', not '/a/(/b)'")
+        case UInt8(ascii: ")"):
+            if inGroup { throw failure(slash, "a group cannot end with '/'") }
+            throw failure(slash + 1, "unbalanced ')'")
+        default:
+            return true
+        }
     }
 
     /// A segment or group right after a wildcard of the same level always follows it in some
