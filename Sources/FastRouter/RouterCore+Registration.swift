@@ -38,10 +38,23 @@ extension RouterCore {
             throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
         }
         try writer.withLock { (state) throws(RouterError) in
-            var batch = BatchPreparation(firstSequence: state.nextSequence)
+            // The buffers of the last registration call serve this one: a single add then
+            // allocates nothing for its bookkeeping.
+            var batch = state.spareBatch.take() ?? BatchPreparation()
+            batch.begin(firstSequence: state.nextSequence)
+            var inserted = state.spareInserted
+            state.spareInserted = []
+            inserted.removeAll(keepingCapacity: true)
+            defer {
+                // A large batch's buffers are let go rather than held for the router's life.
+                if inserted.capacity <= Self.spareBufferRoutes {
+                    batch.end()
+                    state.spareBatch = batch
+                    state.spareInserted = inserted
+                }
+            }
             let duplicate = RouterError(.duplicateRoute, offset: 0,
                                         "a route with the same table, host, priority and segments is already registered")
-            var inserted: [UInt32] = []
             inserted.reserveCapacity(registrations.count)
             if registrations.count > 64 {
                 // Each variant is checked against the side being built, which already holds the
@@ -109,8 +122,12 @@ extension RouterCore {
         }
     }
 
-    /// What a batch collects while its routes are prepared, before it lands.
-    private struct BatchPreparation {
+    /// Most routes a registration call's buffers are kept for, for the next call.
+    private static var spareBufferRoutes: Int { 256 }
+
+    /// What a batch collects while its routes are prepared, before it lands. The writer keeps
+    /// one between calls (``WriterState/spareBatch``) for its buffers.
+    struct BatchPreparation: Sendable {
         /// Regexes the batch compiled, by source: each distinct source is compiled once per batch
         /// (PCRE2 compilation and JIT cost far more than parsing the rest of a pattern), and the
         /// router's own copy is used where it has one.
@@ -120,13 +137,22 @@ extension RouterCore {
         /// Per route: its regex sources and template keys (each once) and its number of expansions.
         var routes: [(regexSources: [String], templateKeys: [[UInt8]], variantCount: Int)] = []
         /// Registration order of the next route.
-        var sequence: UInt64
+        var sequence: UInt64 = 0
         /// The parameters of the variant being made, kept so that each variant does not
         /// allocate a list of its own.
         var spareNames: [(name: String, segment: Int32)] = []
 
-        init(firstSequence: UInt64) {
+        /// Starts a registration call whose first route gets `firstSequence`.
+        mutating func begin(firstSequence: UInt64) {
             sequence = firstSequence
+        }
+
+        /// Forgets the call's routes, regexes and templates, keeping the buffers' room.
+        mutating func end() {
+            regexes.removeAll(keepingCapacity: true)
+            templates.removeAll(keepingCapacity: true)
+            routes.removeAll(keepingCapacity: true)
+            spareNames.removeAll(keepingCapacity: true)
         }
     }
 

@@ -102,4 +102,28 @@ import Testing
         #expect(try router.match("/room/0/item-0/y")?.value == 0)
         #expect(router.count == count + 50)
     }
+
+    @Test func registrationCallsReuseTheirBuffersAfterFailures() throws {
+        // Each call takes the buffers the previous one left, failed or not: nothing of a failed
+        // call (its regexes, its routes) may leak into the next.
+        let router = Router<Int>()
+        try router.add("/a/{x:[0-9]+}", id: 1, value: 1)
+        #expect(throws: RouterError.self) { try router.add("/a/{y:[0-9]+}", id: 2, value: 2) }
+        #expect(throws: RouterError.self) { try router.add("/c/{x:[a-z]+}/{", id: 3, value: 3) }
+        try router.add("/c/{x:[a-z]+}", id: 4, value: 4)
+        try router.add(contentsOf: [Route("/d/{x:[a-z]+}", id: 5, value: 5), Route("/e/:y", id: 6, value: 6)])
+        #expect(throws: RouterError.self) {
+            try router.add(contentsOf: [Route("/f/{x:[0-9]+}", id: 7, value: 7), Route("/e/:z", id: 8, value: 8)])
+        }
+        #expect(router.routes.map(\.id) == [1, 4, 5, 6])
+        #expect(try router.match("/a/42")?.value == 1)
+        #expect(try router.match("/c/abc")?.parameters["x"] == "abc")
+        #expect(try router.match("/d/abc")?.value == 5)
+        #expect(try router.match("/f/1") == nil)
+        #expect(router.remove(id: 1) == 1)
+        #expect(router.remove(id: 4) == 1)
+        #expect(try router.match("/d/xyz")?.value == 5)
+        try router.add("/a/{x:[0-9]+}", id: 9, value: 9)
+        #expect(try router.match("/a/7")?.value == 9)
+    }
 }

@@ -11,6 +11,9 @@ struct WriterState: ~Copyable {
     /// Payloads of removed routes, released once no reader can hold them.
     var reclaimer = PayloadReclaimer()
     var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    /// Buffers of the last registration call, reused by the next (see ``RouterCore/add(_:)``).
+    var spareBatch: RouterCore.BatchPreparation?
+    var spareInserted: [UInt32] = []
 
     /// Releases what the last grace period freed; O(readers), never waits.
     mutating func reclaimPayloads(router: UInt) {
