@@ -28,7 +28,7 @@ struct RouteIDIndex {
 
     /// Adds `record` under `id`, which must not be present yet.
     mutating func insert(_ record: UInt32, id: UInt64, idOf: (UInt32) -> UInt64) {
-        if (count + 1) * 4 > slots.count * 3 { grow(idOf: idOf) }
+        if (count + 1) * 4 > slots.count * 3 { rehash(slotCount: slots.count * 2, idOf: idOf) }
         place(record, home: home(id))
         count += 1
     }
@@ -72,10 +72,7 @@ struct RouteIDIndex {
         if slotCount > slots.count { rehash(slotCount: slotCount, idOf: idOf) }
     }
 
-    private mutating func grow(idOf: (UInt32) -> UInt64) {
-        rehash(slotCount: slots.count * 2, idOf: idOf)
-    }
-
+    /// Rebuilds the index with `slotCount` slots (a power of two), placing every record again.
     private mutating func rehash(slotCount: Int, idOf: (UInt32) -> UInt64) {
         let old = slots
         slots = [UInt32](repeating: Self.empty, count: slotCount)
