@@ -516,7 +516,15 @@ struct DifferentialScenario {
         } else {
             host = rule
         }
-        return rng.chance(0.3) ? flipCase(host) : host
+        let cased = rng.chance(0.3) ? flipCase(host) : host
+        // A host is validated like the path and matched decoded: escape one of its letters now
+        // and then, or spoil it.
+        if rng.chance(0.03) { return cased + rng.pick(Self.badPieces) }
+        guard rng.chance(0.1), let letter = cased.utf8.firstIndex(where: { $0 != UInt8(ascii: ".") }) else { return cased }
+        let byte = cased.utf8[letter]
+        let escaped = "%" + String(byte >> 4, radix: 16, uppercase: rng.chance(0.5))
+            + String(byte & 0xF, radix: 16, uppercase: rng.chance(0.5))
+        return String(cased[..<letter]) + escaped + String(cased[cased.utf8.index(after: letter)...])
     }
 
     private mutating func flipCase(_ text: String) -> String {

@@ -388,11 +388,15 @@ struct ReferenceMatcher {
         } else if let scheme {
             let authorityEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
             let authority = rest[..<authorityEnd]
+            // Validated whole (escapes, UTF-8), userinfo and port included, though only the host matters.
+            guard Self.percentDecode(authority, plusAsSpace: false) != nil else { return nil }
             if options.webSchemes.contains(scheme) {
                 var host = authority
                 if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[(at + 1)...] }
                 if let colon = host.lastIndex(of: UInt8(ascii: ":")) { host = host[..<colon] }
-                webHost = lowerASCII(String(decoding: host, as: UTF8.self))
+                // Matched decoded.
+                guard let decodedHost = Self.percentDecode(host, plusAsSpace: false) else { return nil }
+                webHost = lowerASCII(String(decoding: decodedHost, as: UTF8.self))
                 pathBytes = rest[authorityEnd...]
             } else {
                 hostIsSegment = !authority.isEmpty

@@ -58,6 +58,15 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
                      routes: ["https://example.com/:x"], url: "https://me:pw@example.com/a", route: 0, pairs: ["x=a"]),
         URLDecodingCase(label: "userinfo and port together",
                      routes: ["https://example.com/:x"], url: "https://me@EXAMPLE.com:443/a", route: 0, pairs: ["x=a"]),
+        URLDecodingCase(label: "an escaped web host is matched decoded",
+                     routes: ["https://example.com/:x", "/:x"], url: "https://ex%61mple.com/a", route: 0, pairs: ["x=a"]),
+        URLDecodingCase(label: "a decoded web host compares case-insensitively",
+                     routes: ["https://example.com/:x", "/:x"], url: "https://%45XAMPLE.com/a", route: 0, pairs: ["x=a"]),
+        URLDecodingCase(label: "a suffix rule applies to the decoded host",
+                     routes: ["https://*.example.com/:x", "/:x"], url: "https://api.ex%61mple.com:8080/a", route: 0,
+                     pairs: ["x=a"]),
+        URLDecodingCase(label: "an escaped dot is a dot",
+                     routes: ["https://example.com/:x", "/:x"], url: "https://example%2Ecom/a", route: 0, pairs: ["x=a"]),
     ]
 
     @Test(arguments: pathCases)
@@ -134,6 +143,10 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
         "/%C3%28", "/%ED%A0%80", "/%C0%AF", "/%FF", "/%E2%82", "/%F4%90%80%80",
         "/q?a=%G1", "/q?a=%00", "/q?%ZZ=1", "/q?%C3%28=1", "/q?a=%4", "/q?a=\u{0}",
         "myapp://%00/x", "myapp://ho%GGst", "https://example.com/%C0%AF",
+        // The authority is validated whole, though only the host is matched.
+        "https://ex%GGample.com/q", "https://h%/q", "https://h%4/q", "https://h%00/q", "https://h%FF/q",
+        "https://h%C3%28/q", "https://u%zz@example.com/q", "https://u:%00@example.com/q",
+        "https://example.com:%zz/q", "http://[::1%zz]/q", "myapp://u%zz@h/x",
         "/" + String(repeating: "a", count: 65536),
         String(repeating: "/a", count: 1025),
         "myapp://h" + String(repeating: "/a", count: 1024),

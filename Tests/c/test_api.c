@@ -488,7 +488,10 @@ static void test_match_parameters(void) {
     check_no_result(m);
     CHECK_INT(fr_match_next(m), FR_NOMATCH);
     const char *bad[] = {"/search%zz", "/search%2", "/a%00b", "/search?q=%00", "/search?%00=1",
-                         "/a%FFb", "/a%C3", "/search?q=%E2%82"};
+                         "/a%FFb", "/a%C3", "/search?q=%E2%82",
+                         /* the authority too, userinfo and port included, raw bytes as well */
+                         "https://h%zz/search", "https://h%00/search", "https://h\xFF/search",
+                         "https://u%zz@h/search", "https://h:%zz/search", "myapp://u%zz@h/search"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK_INT(match(r, "/search", m), FR_OK);
         int status = match(r, bad[i], m);

@@ -99,7 +99,8 @@ struct ScratchState {
     var joined: UnsafeMutablePointer<UInt8>
     var byteCapacity: Int
 
-    /// Web host (raw, compared case-insensitively); `nil` for custom schemes and scheme-less URLs.
+    /// Web host (compared case-insensitively): as written, or decoded into `decoded` when it holds
+    /// escapes; `nil` for custom schemes and scheme-less URLs.
     var host: UnsafePointer<UInt8>?
     var hostLength = 0
     /// The URL's scheme bytes as written, `nil` when the URL has none.

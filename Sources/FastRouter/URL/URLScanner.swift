@@ -100,9 +100,20 @@ extension ScratchState {
         if scheme != nil, position + 1 < length, base[position] == 0x2F, base[position + 1] == 0x2F {
             let authorityStart = position + 2
             var authorityEnd = authorityStart
-            while authorityEnd < length && !Self.endsAuthority(base[authorityEnd]) { authorityEnd += 1 }
-            // NUL is invalid anywhere in a URL, including the parts matching never reads.
+            // A '%' or a non-ASCII byte: the authority's escapes and UTF-8 need checking.
+            var escaped = false
+            while authorityEnd < length && !Self.endsAuthority(base[authorityEnd]) {
+                escaped = escaped || base[authorityEnd] == 0x25 || base[authorityEnd] >= 0x80
+                authorityEnd += 1
+            }
+            // NUL, bad escapes and invalid UTF-8 make a URL invalid anywhere but in its fragment,
+            // including the parts matching never reads (userinfo, port). Decoded into spare room
+            // that the rest of the URL's decoding then overwrites.
             if authorityEnd > authorityStart && memchr(base + authorityStart, 0, authorityEnd - authorityStart) != nil {
+                return false
+            }
+            if escaped && PercentDecoding.decode(base + authorityStart, authorityEnd - authorityStart,
+                                                 into: decoded, plusAsSpace: false) < 0 {
                 return false
             }
             var hostStart = authorityStart
@@ -122,6 +133,12 @@ extension ScratchState {
                 }
                 host = UnsafePointer(base + hostStart)
                 hostLength = hostEnd - hostStart
+                if escaped && memchr(base + hostStart, 0x25, hostLength) != nil {
+                    // The host is matched decoded, as path segments are.
+                    hostLength = PercentDecoding.decode(base + hostStart, hostLength, into: decoded, plusAsSpace: false)
+                    host = UnsafePointer(decoded)
+                    decodedUsed = hostLength
+                }
             } else if hostStart < authorityEnd {
                 // A custom scheme's host is the first path segment.
                 guard addSegment(base + hostStart, authorityEnd - hostStart, special: true, &decodedUsed) else {
