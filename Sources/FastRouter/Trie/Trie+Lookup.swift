@@ -67,7 +67,7 @@ struct TrieWalker {
             let parameter = node.pointee.parameterChild
             let firstEdge = node.pointee.firstConstraintEdge
             let wildcard = node.pointee.firstWildcard
-            if parameter == 0 && firstEdge == 0 && wildcard == 0 {
+            if parameter | firstEdge | wildcard == 0 {
                 // A single way on: descend without recursion.
                 if literal == 0 { return }
                 nodeIndex = literal
@@ -108,22 +108,42 @@ struct TrieWalker {
     }
 
     /// The literal child of `parent` whose key equals segment `depth` byte for byte, or 0.
-    /// Keys of up to eight bytes compare in one word: keys and segments are both padded, so their
-    /// first words may be loaded whole and masked to the length.
+    /// A segment of up to eight bytes is one masked word: its hash is that word case-blinded,
+    /// and a key is compared in one load (keys and segments are both padded, so their first
+    /// words may be loaded whole and masked to the length). Written out rather than through
+    /// ``probeLiteralChildren(of:_:_:)``: the word serves the hash and every comparison, and no
+    /// register is spilled around a closure.
     @inline(__always)
     private func exactLiteralChild(of parent: UInt32, _ depth: Int) -> UInt32 {
+        let length = input.lengths[depth]
+        guard UInt(bitPattern: length &- 1) < 8 else { return longLiteralChild(of: parent, depth) }
+        let mask = LiteralHash.headMask(length)
+        let word = UnsafeRawPointer(input.starts[depth]).loadUnaligned(as: UInt64.self) & mask
+        let edgeHash = LiteralHash.edgeHash(LiteralHash.caseBlind(word) & mask, parent: parent)
+        var slot = Int(edgeHash) & slotMask
+        while true {
+            let entry = slots[slot]
+            if entry.child == 0 { return 0 }
+            if entry.hash == edgeHash {
+                let child = nodes + Int(entry.child)
+                if child.pointee.parent == parent, Int(child.pointee.keyLength) == length,
+                   UnsafeRawPointer(keys + Int(child.pointee.keyOffset)).loadUnaligned(as: UInt64.self) & mask == word {
+                    return entry.child
+                }
+            }
+            slot = (slot &+ 1) & slotMask
+        }
+    }
+
+    /// ``exactLiteralChild(of:_:)`` for a segment of more than eight bytes. Kept out of line so
+    /// the walk's loop stays small.
+    @inline(never)
+    private func longLiteralChild(of parent: UInt32, _ depth: Int) -> UInt32 {
         let start = input.starts[depth]
         let length = input.lengths[depth]
         var found: UInt32 = 0
         probeLiteralChildren(of: parent, depth) { child, key in
-            let equal: Bool
-            if length <= 8 {
-                let mask = LiteralHash.headMask(length)
-                equal = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) & mask
-                    == UnsafeRawPointer(start).loadUnaligned(as: UInt64.self) & mask
-            } else {
-                equal = longKeyMatches(key, depth)
-            }
+            let equal = LiteralHash.paddedEqual(key, start, length, folded: false)
             if equal { found = child }
             return equal
         }
@@ -154,13 +174,6 @@ struct TrieWalker {
             if constraintMatches(entry, segment, folded: folded) { visit(entry.child, depth &+ 1) }
             edge = entry.next
         }
-    }
-
-    /// Whether a stored key of more than eight bytes equals segment `depth` of the same length,
-    /// byte for byte. Kept out of line so the probe loop stays small.
-    @inline(never)
-    private func longKeyMatches(_ key: UnsafePointer<UInt8>, _ depth: Int) -> Bool {
-        LiteralHash.paddedEqual(key, input.starts[depth], input.lengths[depth], folded: false)
     }
 
     @inline(__always)
