@@ -13,8 +13,13 @@ public struct RouterOptions: Sendable, Equatable {
     public var globalFallback: Bool = true
     /// Decode `+` in the query as a space. Default `true`.
     public var plusAsSpace: Bool = true
-    /// Schemes whose authority is a domain matched against route hosts (lower-case). Default `http`, `https`.
-    public var webSchemes: Set<String> = ["http", "https"]
+    /// Schemes whose authority is a domain matched against route hosts. Default `http`, `https`.
+    /// Schemes compare case-insensitively: names are kept lower-cased however they are given.
+    public var webSchemes: Set<String> {
+        get { lowercasedWebSchemes }
+        set { lowercasedWebSchemes = Set(newValue.map { $0.lowercased() }) }
+    }
+    private var lowercasedWebSchemes: Set<String> = ["http", "https"]
 
     /// Options with every default.
     public init() {}

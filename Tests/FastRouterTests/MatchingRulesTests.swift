@@ -200,6 +200,11 @@ func checkRulesOrder(_ c: RulesOrderCase, sourceLocation: SourceLocation = #_sou
                   options: RouterOptions(webSchemes: ["http", "https", "myweb"]),
                   routes: [RulesRoute("myweb://example.com/x", id: 1), RulesRoute("/x", id: 2)],
                   url: "myweb://other.org/x", ids: [2]),
+        RulesOrderCase(label: "an extra web scheme given in capitals through the property",
+                  options: { var options = RouterOptions(); options.webSchemes.insert("MyWeb"); return options }(),
+                  routes: [RulesRoute("myweb://*.example.com/x", id: 1), RulesRoute("MYWEB://example.com/x", id: 2),
+                           RulesRoute("/x", id: 3)],
+                  url: "MyWeb://a.Example.com/x", ids: [1, 3]),
         RulesOrderCase(label: "without the option that scheme's host is a path segment",
                   routes: [RulesRoute("/x", id: 2), RulesRoute("/:host/x", id: 3)],
                   url: "myweb://other.org/x", ids: [3], parameters: [["host=other.org"]]),
@@ -633,6 +638,16 @@ func checkRulesOrder(_ c: RulesOrderCase, sourceLocation: SourceLocation = #_sou
         try router.add("/a/b", id: 6, value: 0)
         try router.add("/a", id: 6, value: 0)
         #expect(router.count == 2)
+    }
+
+    /// Schemes compare case-insensitively however the option is set: the initializer and the
+    /// property keep the same lower-cased names.
+    @Test func webSchemesAreLowerCasedHoweverTheyAreGiven() {
+        var options = RouterOptions()
+        options.webSchemes.insert("FTP")
+        options.webSchemes.formUnion(["Gopher"])
+        #expect(options.webSchemes == ["http", "https", "ftp", "gopher"])
+        #expect(options == RouterOptions(webSchemes: ["HTTP", "https", "ftp", "GOPHER"]))
     }
 
     @Test func countIsRoutesAsRegistered() throws {
