@@ -24,9 +24,9 @@ extension Parameters {
         self[name].flatMap { T(rawValue: $0) }
     }
 
-    /// The first value named `name` split on commas (empty items dropped); empty when absent.
+    /// Every value named `name`, each split on commas (empty items dropped), in order: `?t=a&t=b`
+    /// and `?t=a,b` agree, as in ``DeepLinkArguments``. Empty when absent.
     public func list(_ name: String) -> [String] {
-        guard let value = self[name] else { return [] }
-        return value.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+        values(name).flatMap { $0.split(separator: ",", omittingEmptySubsequences: true).map(String.init) }
     }
 }

@@ -339,6 +339,16 @@ struct URLDecodingCase: Sendable, CustomTestStringConvertible {
         #expect(match.parameters.list("more") == ["x", "y"])
     }
 
+    /// A list reads every value of its name, path value first, as deep-link arguments do.
+    @Test func listReadsEveryValueOfItsName() throws {
+        let router = try Self.makeRouter(["/t/:tags"])
+        let match = try #require(try router.match("/t/a,b?tags=c&x=1&tags=d,,e&tags="))
+        #expect(match.parameters.list("tags") == ["a", "b", "c", "d", "e"])
+        #expect(match.parameters.list("tags") == DeepLinkArguments(match.parameters).parameters.values("tags")
+            .flatMap { $0.split(separator: ",").map(String.init) })
+        #expect(match.parameters["tags"] == "a,b")
+    }
+
     @Test func wildcardSegmentsAreTheDecodedSegments() throws {
         let router = try Self.makeRouter(["/files/*path", "/none/*"])
         let match = try #require(try router.match("/files/a//b%2Fc/d%20e/"))

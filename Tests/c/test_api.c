@@ -427,6 +427,9 @@ static void test_match_parameters(void) {
     CHECK_INT(fr_router_match(r, "/searchXYZ", 7, m), FR_OK);
     CHECK_ID(fr_match_route_id(m), 4);
     CHECK_ABSENT(fr_match_fragment(m));
+    /* A URL ending in '#' has an empty fragment, not an absent one. */
+    CHECK_INT(match(r, "/search#", m), FR_OK);
+    CHECK_STR(fr_match_fragment(m), "");
 
     /* A path parameter wins over a query key of the same name. */
     CHECK_INT(match(r, "/id/path?id=query", m), FR_OK);
