@@ -135,9 +135,10 @@ extension ScratchState {
                 hostLength = hostEnd - hostStart
                 if escaped && memchr(base + hostStart, 0x25, hostLength) != nil {
                     // The host is matched decoded, as path segments are.
-                    hostLength = PercentDecoding.decode(base + hostStart, hostLength, into: decoded, plusAsSpace: false)
-                    host = UnsafePointer(decoded)
-                    decodedUsed = hostLength
+                    let destination = decoded + decodedUsed
+                    hostLength = PercentDecoding.decode(base + hostStart, hostLength, into: destination, plusAsSpace: false)
+                    host = UnsafePointer(destination)
+                    decodedUsed += hostLength
                 }
             } else if hostStart < authorityEnd {
                 // A custom scheme's host is the first path segment.
