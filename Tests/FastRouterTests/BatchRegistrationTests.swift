@@ -103,6 +103,20 @@ import Testing
         #expect(router.count == count + 50)
     }
 
+    @Test func aLargeBatchKeepsItsKeysPadded() throws {
+        // Keys past 4 MiB are shrunk after the batch, but lookups load a whole word from the
+        // start of any key: the padding past the last one must stay.
+        let router = Router<Int>()
+        let count = 140_000
+        func key(_ index: Int) -> String { "key-" + String(repeating: "k", count: 24) + String(index) }
+        try router.add(contentsOf: (0..<count).map { Route("/\(key($0))", value: $0) })
+        let room = router.core.withStableSide { side in (side.keys.count, side.keys.capacity) }
+        #expect(room.0 > 4 << 20)
+        #expect(room.1 == room.0 + LiteralHash.keyPadding)
+        #expect(try router.match("/\(key(count - 1))")?.value == count - 1)
+        #expect(try router.match("/\(key(0))")?.value == 0)
+    }
+
     @Test func registrationCallsReuseTheirBuffersAfterFailures() throws {
         // Each call takes the buffers the previous one left, failed or not: nothing of a failed
         // call (its regexes, its routes) may leak into the next.

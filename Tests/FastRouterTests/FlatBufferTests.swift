@@ -51,7 +51,15 @@ import Testing
         var wrong = 0
         for index in 0..<large.count where large[index] != UInt64(index) &* 3 { wrong += 1 }
         #expect(wrong == 0)
+        // Room past the end can be kept, for a buffer read a word past its last element.
+        var padded = FlatBuffer<UInt8>(capacity: 1)
+        for value in 0..<5_000_000 { padded.append(UInt8(truncatingIfNeeded: value)) }
+        padded.shrinkToFit(keepingSpare: 8)
+        #expect(padded.capacity == 5_000_008)
+        padded.shrinkToFit(keepingSpare: 8)
+        #expect(padded.capacity == 5_000_008)
         small.deallocate()
         large.deallocate()
+        padded.deallocate()
     }
 }

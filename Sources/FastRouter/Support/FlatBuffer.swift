@@ -109,11 +109,12 @@ struct FlatBuffer<Element: BitwiseCopyable> {
     }
 
     /// Gives back the unused room of a buffer large enough to be its own mapping (see
-    /// ``grow(to:)``): the pages past the last element are unmapped in place, and a later
-    /// growth remaps rather than copies. Smaller buffers keep their room.
-    mutating func shrinkToFit() {
-        guard count < capacity, Self.byteCount(capacity) >= Self.hugeBufferBytes else { return }
-        let newCapacity = max(count, 1)
+    /// ``grow(to:)``), keeping `spare` elements of room past the last one (a buffer read a word
+    /// past its end keeps that word readable): the pages beyond are unmapped in place, and a
+    /// later growth remaps rather than copies. Smaller buffers keep their room.
+    mutating func shrinkToFit(keepingSpare spare: Int = 0) {
+        guard count + spare < capacity, Self.byteCount(capacity) >= Self.hugeBufferBytes else { return }
+        let newCapacity = max(count + spare, 1)
         let bytes = Self.byteCount(newCapacity)
         guard let raw = realloc(base, bytes) else { return }
         base = raw.bindMemory(to: Element.self, capacity: newCapacity)

@@ -55,12 +55,13 @@ struct TableSide {
     }
 
     /// Gives back the unused room of the large buffers, once a batch has filled them (the
-    /// literal index is sized by its own load factor, not by growth, and keeps its size).
+    /// literal index is sized by its own load factor, not by growth, and keeps its size). Keys
+    /// keep their padding: lookups load a whole word from any key's start.
     mutating func shrinkToFit() {
         nodes.shrinkToFit()
         constraintEdges.shrinkToFit()
         variants.shrinkToFit()
-        keys.shrinkToFit()
+        keys.shrinkToFit(keepingSpare: LiteralHash.keyPadding)
     }
 
     /// Frees every buffer; the side must not be used afterwards.
