@@ -1,0 +1,162 @@
+/// Finds shadowed routes and ambiguous pairs in a router's tables by comparing every pair of
+/// expansions that can match URLs of the same length in the same table.
+///
+/// Shadowing needs language inclusion: every URL route R matches, route S matches too (host rule,
+/// then segment by segment: a placeholder covers any segment, a constraint covers the literals it
+/// accepts and the constraints it contains, a wildcard covers the rest) and S precedes R by the
+/// order of SPEC §3.1. Constraint containment is decided for built-ins; a regex contains only
+/// itself. Unsure means "not contained", so a reported route is shadowed. Each finding is then
+/// checked with a real lookup of an example URL.
+struct RouteAnalysis {
+    /// One expansion of one route, as the analysis reads it.
+    struct Expansion {
+        var entry: Int
+        var index: Int
+        /// The segments before a trailing wildcard.
+        var segments: [Segment]
+        var wildcard: Bool
+        var ranks: [UInt8]
+    }
+
+    /// One registered route, parsed. A class: expansions refer to it and it is never copied.
+    final class Entry {
+        let description: RouteDescription
+        let sequence: UInt64
+        /// The stored route (``RouteRecord/index``).
+        let record: UInt32
+        let pattern: Pattern
+        var expansions: [Int] = []
+
+        init(description: RouteDescription, sequence: UInt64, record: UInt32, pattern: Pattern) {
+            self.description = description
+            self.sequence = sequence
+            self.record = record
+            self.pattern = pattern
+        }
+    }
+
+    /// A trie of a table's expansions by segment, to find the ones that may contain a given
+    /// expansion without comparing it with every other: literals by (folded) text, every other
+    /// segment by its shape (names left out).
+    final class ContainmentNode {
+        var literals: [[UInt8]: ContainmentNode] = [:]
+        var others: [(segment: Segment, pattern: Pattern, node: ContainmentNode)] = []
+        var otherIndex: [String: Int] = [:]
+        /// Expansions without a wildcard that end here.
+        var terminals: [Int] = []
+        /// Expansions whose wildcard starts here.
+        var wildcards: [Int] = []
+    }
+
+    let core: RouterCore
+    let foldLiterals: Bool
+    var entries: [Entry] = []
+    var expansions: [Expansion] = []
+    /// Expansions by table name, in registration order.
+    var tables: [String: [Int]] = [:]
+    /// The containment trie of each table.
+    var indexes: [String: ContainmentNode] = [:]
+    let regexScratch = RegexScratch()
+
+    init(core: RouterCore) {
+        self.core = core
+        foldLiterals = core.options.caseInsensitivePaths
+        for record in core.routes {
+            guard let pattern = try? core.parsedPattern(record.pattern) else { continue }
+            let description = RouteDescription(pattern: record.pattern, priority: record.priority, id: record.id,
+                                               scheme: record.scheme)
+            let entry = Entry(description: description, sequence: record.sequence, record: record.index, pattern: pattern)
+            let foldsFirst = foldLiterals || (pattern.scheme.map { !core.options.webSchemes.contains($0) } ?? false)
+            for (index, variant) in pattern.variants.enumerated() {
+                var segments = variant
+                var wildcard = false
+                if case .wildcard? = segments.last {
+                    segments.removeLast()
+                    wildcard = true
+                }
+                let ranks = segments.map(Self.rank) + [wildcard ? SegmentRank.wildcard.rawValue : SegmentRank.end.rawValue]
+                let position = expansions.count
+                entry.expansions.append(position)
+                tables[description.table, default: []].append(position)
+                let root = indexes[description.table] ?? ContainmentNode()
+                indexes[description.table] = root
+                var node = root
+                for (depth, segment) in segments.enumerated() {
+                    if case .literal(let bytes) = segment {
+                        let key = foldLiterals || (depth == 0 && foldsFirst) ? bytes.map(GeneratedURLBytes.lowercased) : bytes
+                        let child = node.literals[key] ?? ContainmentNode()
+                        node.literals[key] = child
+                        node = child
+                    } else {
+                        let shape = Self.shapeDescription(segment)
+                        if let existing = node.otherIndex[shape] {
+                            node = node.others[existing].node
+                        } else {
+                            let child = ContainmentNode()
+                            node.otherIndex[shape] = node.others.count
+                            node.others.append((segment, pattern, child))
+                            node = child
+                        }
+                    }
+                }
+                if wildcard { node.wildcards.append(position) } else { node.terminals.append(position) }
+                expansions.append(Expansion(entry: entries.count, index: index, segments: segments,
+                                            wildcard: wildcard, ranks: ranks))
+            }
+            entries.append(entry)
+        }
+    }
+
+    /// The expansions whose segments could contain those of `inner` (hosts not compared yet), in registration order.
+    func containerCandidates(of inner: Expansion, table: String) -> [Int] {
+        guard let root = indexes[table] else { return [] }
+        let innerPattern = entries[inner.entry].pattern
+        let foldsFirst = foldLiterals || isCustomScheme(innerPattern)
+        var result: [Int] = []
+        func walk(_ node: ContainmentNode, _ depth: Int) {
+            result += node.wildcards
+            guard depth < inner.segments.count else {
+                if !inner.wildcard { result += node.terminals }
+                return
+            }
+            let segment = inner.segments[depth]
+            if case .literal(let bytes) = segment {
+                let key = foldLiterals || (depth == 0 && foldsFirst) ? bytes.map(GeneratedURLBytes.lowercased) : bytes
+                if let child = node.literals[key] { walk(child, depth + 1) }
+            }
+            for other in node.others
+            where segmentIncludes(other.segment, other.pattern, segment, innerPattern, position: depth) {
+                walk(other.node, depth + 1)
+            }
+        }
+        walk(root, 0)
+        return result.sorted()
+    }
+
+    /// A segment without its names: what decides which URL segments it matches.
+    static func shapeDescription(_ segment: Segment) -> String {
+        switch segment {
+        case .literal(let bytes): return "L" + bytes.map { String($0) }.joined(separator: ",")
+        case .parameter: return "P"
+        case .constrained(_, let constraint): return "C" + constraint.source
+        case .wildcard: return "W"
+        case .partial(let pieces):
+            return "T" + pieces.map { piece -> String in
+                switch piece {
+                case .text(let bytes): return "t" + bytes.map { String($0) }.joined(separator: ",")
+                case .parameter(_, let constraint): return "p" + (constraint?.source ?? "")
+                }
+            }.joined(separator: ";")
+        }
+    }
+
+    static func rank(_ segment: Segment) -> UInt8 {
+        switch segment {
+        case .literal: return SegmentRank.literal.rawValue
+        case .partial: return SegmentRank.partial.rawValue
+        case .constrained: return SegmentRank.constraint.rawValue
+        case .parameter: return SegmentRank.parameter.rawValue
+        case .wildcard: return SegmentRank.wildcard.rawValue
+        }
+    }
+}
