@@ -294,11 +294,11 @@ public final class DeepLinkRouter<UserInfo> {
     /// The lower-cased scheme of `url` as the matcher reads it, or `nil`.
     static func scheme(of url: String) -> String? {
         let bytes = Array(url.utf8.prefix(256))
-        guard let first = bytes.first, GeneratedURLBytes.isAlpha(first) else { return nil }
+        guard let first = bytes.first, ASCII.isAlpha(first) else { return nil }
         var end = 1
-        while end < bytes.count, GeneratedURLBytes.isSchemeCharacter(bytes[end]) { end += 1 }
+        while end < bytes.count, ASCII.isSchemeCharacter(bytes[end]) { end += 1 }
         guard end < bytes.count, bytes[end] == UInt8(ascii: ":") else { return nil }
-        return String(decoding: bytes[0..<end].map(GeneratedURLBytes.lowercased), as: UTF8.self)
+        return String(decoding: bytes[0..<end].map(ASCII.lowercased), as: UTF8.self)
     }
 
     // MARK: Links

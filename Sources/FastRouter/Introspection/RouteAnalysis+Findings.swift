@@ -97,7 +97,7 @@ extension RouteAnalysis {
                 let folds = foldLiterals || isCustomScheme(entry.pattern)
                 let literals = expansion.segments.enumerated().map { position, segment -> [UInt8] in
                     guard case .literal(let bytes) = segment else { return [] }
-                    return foldLiterals || (folds && position == 0) ? bytes.map(GeneratedURLBytes.lowercased) : bytes
+                    return foldLiterals || (folds && position == 0) ? bytes.map(ASCII.lowercased) : bytes
                 }
                 let key = ShapeKey(ranks: expansion.ranks, hostRank: entry.pattern.host.rank,
                                    priority: entry.description.priority, literals: literals)

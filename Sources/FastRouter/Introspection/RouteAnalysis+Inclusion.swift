@@ -54,12 +54,12 @@ extension RouteAnalysis {
             return LiteralText.equal(a, b, folded: folded)
         case (.constrained(_, let constraint), .literal(let bytes)):
             // A folded literal also matches its other spellings: only a case-closed constraint covers them all.
-            if folded && bytes.contains(where: { GeneratedURLBytes.isAlpha($0) }) && !constraint.isCaseClosed { return false }
+            if folded && bytes.contains(where: { ASCII.isAlpha($0) }) && !constraint.isCaseClosed { return false }
             return accepts(outer, outerPattern, bytes, position: position)
         case (.constrained(_, let outerConstraint), .constrained(_, let innerConstraint)):
             return innerConstraint.isContained(in: outerConstraint)
         case (.partial, .literal(let bytes)):
-            if folded && bytes.contains(where: { GeneratedURLBytes.isAlpha($0) }) { return false }
+            if folded && bytes.contains(where: { ASCII.isAlpha($0) }) { return false }
             return accepts(outer, outerPattern, bytes, position: position)
         case (.partial(let a), .partial(let b)):
             return a.shape == b.shape
@@ -125,7 +125,7 @@ enum LiteralText {
     static func equal(_ lhs: [UInt8], _ rhs: [UInt8], folded: Bool) -> Bool {
         guard lhs.count == rhs.count else { return false }
         guard folded else { return lhs == rhs }
-        return zip(lhs, rhs).allSatisfy { GeneratedURLBytes.lowercased($0) == GeneratedURLBytes.lowercased($1) }
+        return zip(lhs, rhs).allSatisfy { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
 }
 

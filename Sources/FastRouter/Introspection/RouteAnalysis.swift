@@ -83,7 +83,7 @@ struct RouteAnalysis {
                 var node = root
                 for (depth, segment) in segments.enumerated() {
                     if case .literal(let bytes) = segment {
-                        let key = foldLiterals || (depth == 0 && foldsFirst) ? bytes.map(GeneratedURLBytes.lowercased) : bytes
+                        let key = foldLiterals || (depth == 0 && foldsFirst) ? bytes.map(ASCII.lowercased) : bytes
                         let child = node.literals[key] ?? ContainmentNode()
                         node.literals[key] = child
                         node = child
@@ -121,7 +121,7 @@ struct RouteAnalysis {
             }
             let segment = inner.segments[depth]
             if case .literal(let bytes) = segment {
-                let key = foldLiterals || (depth == 0 && foldsFirst) ? bytes.map(GeneratedURLBytes.lowercased) : bytes
+                let key = foldLiterals || (depth == 0 && foldsFirst) ? bytes.map(ASCII.lowercased) : bytes
                 if let child = node.literals[key] { walk(child, depth + 1) }
             }
             for other in node.others

@@ -144,8 +144,8 @@ public enum RouteLinter {
     static func scheme(of pattern: String) -> String? {
         guard let range = pattern.range(of: "://") else { return nil }
         let scheme = pattern[..<range.lowerBound]
-        guard let first = scheme.utf8.first, GeneratedURLBytes.isAlpha(first),
-              scheme.utf8.allSatisfy({ GeneratedURLBytes.isSchemeCharacter($0) }) else { return nil }
+        guard let first = scheme.utf8.first, ASCII.isAlpha(first),
+              scheme.utf8.allSatisfy({ ASCII.isSchemeCharacter($0) }) else { return nil }
         return scheme.lowercased()
     }
 }

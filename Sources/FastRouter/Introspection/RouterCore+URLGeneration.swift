@@ -106,7 +106,7 @@ extension RouterCore {
             }
             name = host[..<colon]
         }
-        guard !name.isEmpty, name.utf8.allSatisfy({ GeneratedURLBytes.isHostCharacter($0) }) else {
+        guard !name.isEmpty, name.utf8.allSatisfy({ ASCII.isUnreserved($0) || ASCII.isSubDelimiter($0) }) else {
             throw RouterError(.invalidArgument, offset: 0,
                               "host '\(host)' is not a valid host name (letters, digits, '-', '.' and sub-delimiters)")
         }
@@ -356,22 +356,4 @@ enum URLEncoding {
         }
         return String(decoding: output, as: UTF8.self)
     }
-}
-
-/// Byte classes for generated and checked URL parts (RFC 3986), ASCII only.
-enum GeneratedURLBytes {
-    static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-
-    /// `ALPHA / DIGIT / "+" / "-" / "."`
-    static func isSchemeCharacter(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
-
-    /// Unreserved characters and sub-delimiters: what a host may hold unescaped.
-    static func isHostCharacter(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || isDigit(byte) || "-._~!$&'()*+,;=".utf8.contains(byte)
-    }
-
-    static func lowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
 }

@@ -21,13 +21,13 @@ extension Constraint {
         case .float: return Self.scanFloat(segment)
         case .uuid: return Self.scanUUID(segment)
         case .alpha:
-            for byte in segment where !Self.isAlpha(byte) { return false }
+            for byte in segment where !ASCII.isAlpha(byte) { return false }
             return true
         case .alnum:
-            for byte in segment where !Self.isAlpha(byte) && !Self.isDigit(byte) { return false }
+            for byte in segment where !ASCII.isAlpha(byte) && !ASCII.isDigit(byte) { return false }
             return true
         case .hex:
-            for byte in segment where !Self.isHexDigit(byte) { return false }
+            for byte in segment where !ASCII.isHexDigit(byte) { return false }
             return true
         case .regex: return false
         }
@@ -63,13 +63,13 @@ extension Constraint {
     private static func scanFloat(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = segment[0] == UInt8(ascii: "-") ? 1 : 0
         let integerStart = index
-        while index < segment.count, isDigit(segment[index]) { index += 1 }
+        while index < segment.count, ASCII.isDigit(segment[index]) { index += 1 }
         guard index > integerStart else { return false }
         if index == segment.count { return true }
         guard segment[index] == UInt8(ascii: ".") else { return false }
         index += 1
         let fractionStart = index
-        while index < segment.count, isDigit(segment[index]) { index += 1 }
+        while index < segment.count, ASCII.isDigit(segment[index]) { index += 1 }
         return index > fractionStart && index == segment.count
     }
 
@@ -81,22 +81,9 @@ extension Constraint {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {
-                guard isHexDigit(byte) else { return false }
+                guard ASCII.isHexDigit(byte) else { return false }
             }
         }
         return true
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte &- UInt8(ascii: "0") < 10
-    }
-
-    private static func isAlpha(_ byte: UInt8) -> Bool {
-        // Setting bit 5 maps A-Z onto a-z and leaves no other byte in a-z.
-        (byte | 0x20) &- UInt8(ascii: "a") < 26
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte | 0x20) &- UInt8(ascii: "a") < 6
     }
 }

@@ -109,13 +109,13 @@ private struct PatternReader {
     /// at position 0 for a pattern without one.
     private mutating func readScheme() throws(RouterError) -> String? {
         guard let first = byte(at: 0), first != UInt8(ascii: "/"), first != UInt8(ascii: "(") else { return nil }
-        if ByteClass.isAlpha(first) {
+        if ASCII.isAlpha(first) {
             var end = 1
-            while let next = byte(at: end), ByteClass.isSchemeCharacter(next) { end += 1 }
+            while let next = byte(at: end), ASCII.isSchemeCharacter(next) { end += 1 }
             if byte(at: end) == UInt8(ascii: ":"), byte(at: end + 1) == UInt8(ascii: "/"),
                byte(at: end + 2) == UInt8(ascii: "/") {
                 position = end
-                return String(decoding: bytes[0..<end].map(ByteClass.lowercased), as: UTF8.self)
+                return String(decoding: bytes[0..<end].map(ASCII.lowercased), as: UTF8.self)
             }
         }
         throw failure(0, "pattern must start with '/', '(' or 'scheme://'")
@@ -166,7 +166,7 @@ private struct PatternReader {
             }
             index += 1
         }
-        let name = String(decoding: host.map(ByteClass.lowercased), as: UTF8.self)
+        let name = String(decoding: host.map(ASCII.lowercased), as: UTF8.self)
         return isSuffix ? .suffix("." + name) : .exact(name)
     }
 
@@ -370,7 +370,7 @@ private struct PatternReader {
     /// literal would accept a raw lead byte completed by an escape (`\xD5%A7`), and such a pattern
     /// could not be kept as a string and parsed again (reverse routing, lint, dump).
     private mutating func appendRawUTF8(to text: inout DecodedText) throws(RouterError) {
-        let length = UTF8Validation.sequenceLength(in: bytes, at: position)
+        let length = UTF8Validation.sequenceLength(bytes.baseAddress!, bytes.count, at: position)
         guard length > 0 else {
             // An escape just before that this byte cannot complete is the earlier problem.
             try text.validate()
@@ -389,7 +389,7 @@ private struct PatternReader {
         case 0:
             return failure(offset, "NUL byte in pattern")
         default:
-            return failure(offset, "invalid character \(ByteClass.describe(byte)) in a literal: percent-encode it as %\(ByteClass.hex(byte))")
+            return failure(offset, "invalid character \(ByteClass.describe(byte)) in a literal: percent-encode it as %\(ASCII.hex(byte))")
         }
     }
 
@@ -482,7 +482,7 @@ private struct PatternReader {
             let current = bytes[index]
             if current == 0 { throw failure(index, "NUL byte in pattern") }
             if current < 0x20 || current == 0x7F {
-                throw failure(index, "control character \(ByteClass.describe(current)) in regex: use an escape such as \\x{\(ByteClass.hex(current))}")
+                throw failure(index, "control character \(ByteClass.describe(current)) in regex: use an escape such as \\x{\(ASCII.hex(current))}")
             }
             text.append(current, from: index)
         }
@@ -554,8 +554,10 @@ private struct DecodedText {
 
     /// Decodes `%XX` at `offset`; rejects a malformed escape and `%00`.
     mutating func append(percentEscapeAt offset: Int, in input: UnsafeBufferPointer<UInt8>) throws(RouterError) {
-        guard offset + 2 < input.count,
-              let high = ByteClass.hexValue(input[offset + 1]), let low = ByteClass.hexValue(input[offset + 2]) else {
+        let complete = offset + 2 < input.count
+        let high = complete ? ASCII.hexValue(input[offset + 1]) : 0xFF
+        let low = complete ? ASCII.hexValue(input[offset + 2]) : 0xFF
+        guard high != 0xFF, low != 0xFF else {
             throw RouterError(.invalidPattern, offset: offset, "invalid percent-escape: '%' must be followed by two hex digits")
         }
         let value = high << 4 | low
@@ -571,110 +573,32 @@ private struct DecodedText {
     }
 }
 
-/// Strict UTF-8 checking that reports where the first ill-formed sequence starts.
-private enum UTF8Validation {
-    /// Index of the first byte of the first ill-formed sequence, or `nil` when all of `bytes` is valid.
-    static func firstInvalidIndex(_ bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var index = 0
-            while index < buffer.count {
-                let length = sequenceLength(in: buffer, at: index)
-                if length == 0 { return index }
-                index += length
-            }
-            return nil
-        }
-    }
-
-    /// Length of the well-formed UTF-8 sequence starting at `index` (no overlongs, surrogates or
-    /// code points above U+10FFFF), or 0 when it is ill-formed or cut off.
-    static func sequenceLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch bytes[index] {
-        case 0x00...0x7F: return 1
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return 0
-        }
-        guard index + length <= bytes.count else { return 0 }
-        // The first continuation byte carries the overlong, surrogate and range restrictions.
-        guard (low...high).contains(bytes[index + 1]) else { return 0 }
-        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return 0 }
-        return length
-    }
-}
-
-/// ASCII character classes of the pattern grammar (RFC 3986 names).
+/// The pattern grammar's byte classes, on top of ``ASCII``'s.
 private enum ByteClass {
-    static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    static func isNameStart(_ byte: UInt8) -> Bool { ASCII.isAlpha(byte) || byte == UInt8(ascii: "_") }
+    static func isNameCharacter(_ byte: UInt8) -> Bool { isNameStart(byte) || ASCII.isDigit(byte) }
 
-    static func isSchemeCharacter(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
-
-    static func isNameStart(_ byte: UInt8) -> Bool { isAlpha(byte) || byte == UInt8(ascii: "_") }
-    static func isNameCharacter(_ byte: UInt8) -> Bool { isNameStart(byte) || isDigit(byte) }
-
-    /// unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
-        default: return isAlpha(byte) || isDigit(byte)
-        }
-    }
-
-    /// sub-delims without "(" ")" "*", which the pattern language reserves for groups and wildcards.
+    /// Sub-delimiters without "(" ")" "*", which the pattern language reserves for groups and wildcards.
     static func isSubDelimiter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "+"),
-             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            return true
-        default:
-            return false
-        }
+        ASCII.isSubDelimiter(byte) && byte != UInt8(ascii: "(") && byte != UInt8(ascii: ")") && byte != UInt8(ascii: "*")
     }
 
     /// A raw ASCII byte allowed in a literal (`%` escapes and bytes ≥ 0x80 are handled apart).
     static func isLiteralCharacter(_ byte: UInt8) -> Bool {
-        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+        ASCII.isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
     }
 
     /// A raw byte allowed in a host (`%` escapes are handled apart).
-    static func isHostCharacter(_ byte: UInt8) -> Bool { isUnreserved(byte) || isSubDelimiter(byte) }
+    static func isHostCharacter(_ byte: UInt8) -> Bool { ASCII.isUnreserved(byte) || isSubDelimiter(byte) }
 
     static func endsSegment(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "/") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")")
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        if isDigit(byte) { return byte - UInt8(ascii: "0") }
-        let folded = byte | 0x20
-        if folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "f") { return folded - UInt8(ascii: "a") + 10 }
-        return nil
-    }
-
-    static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
-
-    /// Two upper-case hex digits.
-    static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
     }
 
     /// A byte as a message shows it: `'?'` when printable ASCII, `byte 0x0A` otherwise.
     static func describe(_ byte: UInt8) -> String {
         if byte > 0x20 && byte < 0x7F { return "'\(String(decoding: [byte], as: UTF8.self))'" }
         if byte == 0x20 { return "' ' (space)" }
-        return "byte 0x\(hex(byte))"
+        return "byte 0x\(ASCII.hex(byte))"
     }
 }

@@ -132,7 +132,7 @@ struct RouteStore {
         // A registered pattern starts with '/', '(' or a valid "scheme://".
         guard start < end, text[start] != UInt8(ascii: "/"), text[start] != UInt8(ascii: "(") else { return nil }
         let colon = text[start..<end].firstIndex(of: UInt8(ascii: ":"))!
-        return String(decoding: text[start..<colon].map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(decoding: text[start..<colon].map(ASCII.lowercased), as: UTF8.self)
     }
 
     /// Indexes of every live record, in index order.

@@ -165,16 +165,10 @@ enum LiteralHash {
         while index < count {
             let a = lhs[index]
             let b = rhs[index]
-            if a != b && (!folded || lowercase(a) != lowercase(b)) { return false }
+            if a != b && (!folded || ASCII.lowercased(a) != ASCII.lowercased(b)) { return false }
             index += 1
         }
         return true
-    }
-
-    /// ASCII lower case of one byte; other bytes unchanged.
-    @inline(__always)
-    static func lowercase(_ byte: UInt8) -> UInt8 {
-        byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 }
 

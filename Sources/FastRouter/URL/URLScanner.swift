@@ -86,9 +86,9 @@ extension ScratchState {
         var position = 0
         var isWeb = false
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"  ('?' and '#' end it: not scheme bytes)
-        if isAlpha(base[0]) {
+        if ASCII.isAlpha(base[0]) {
             var index = 1
-            while index < length && isSchemeByte(base[index]) { index += 1 }
+            while index < length && ASCII.isSchemeCharacter(base[index]) { index += 1 }
             if index < length && base[index] == UInt8(ascii: ":") {
                 scheme = UnsafePointer(base)
                 schemeLength = index
@@ -359,14 +359,6 @@ extension ScratchState {
     @inline(__always)
     static func zeroBytes(_ word: UInt64) -> UInt64 {
         (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-    }
-
-    @inline(__always)
-    private func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
-
-    @inline(__always)
-    private func isSchemeByte(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || byte &- 0x30 < 10 || byte == 0x2B || byte == 0x2D || byte == 0x2E
     }
 }
 
