@@ -126,6 +126,8 @@ bench-quick: deps
 	@# from the routes when there is none (examples/c has urls.txt, not routes.urls).
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick --routes Tests/perf/routesets/static.routes --routers c,swift
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" --quick --routes examples/c/routes.txt --routers c,swift
+	@# Files and options it must refuse up front, CRLF files, sets a peer cannot take.
+	Tests/bench/check-cli.sh "$$($(SWIFT) build --show-bin-path)/fastrouter-bench"
 	@# The lint subcommand as a user runs it: a clean file exits 0; Tests/lint/problems.routes
 	@# must exit 1 with its three errors and two warnings (duplicate, shadowed, ambiguous).
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" lint examples/c/routes.txt

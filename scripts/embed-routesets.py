@@ -13,7 +13,7 @@ The same merged sets are written as text for C programs (`make perf`): `<set>.ro
 pattern per line, and `<set>.urls`, one request URL per line; lines starting with `#` are comments.
 
 Usage: scripts/embed-routesets.py [ROUTESETS_DIR] [OUTPUT_FILE] [TEXT_DIR]
-  ROUTESETS_DIR  defaults to $ROUTESETS or /work/shared/routesets
+  ROUTESETS_DIR  the folder of route lists (NAME.txt) and urls/NAME.urls; defaults to $ROUTESETS
   OUTPUT_FILE    defaults to Sources/fastrouter-bench/RouteSets/EmbeddedRouteSets.swift
   TEXT_DIR       defaults to Tests/perf/routesets
 """
@@ -126,7 +126,9 @@ def write_text(directory, text_dir, name, stem, description):
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    directory = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("ROUTESETS", "/work/shared/routesets")
+    directory = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("ROUTESETS")
+    if not directory:
+        fail("give the routesets folder (NAME.txt route lists and urls/NAME.urls) as the first argument or in $ROUTESETS")
     output = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
         root, "Sources", "fastrouter-bench", "RouteSets", "EmbeddedRouteSets.swift")
     text_dir = sys.argv[3] if len(sys.argv) > 3 else os.path.join(root, "Tests", "perf", "routesets")

@@ -200,6 +200,23 @@ import Testing
         #expect(findings.filter { $0.severity == .error }.count == 6)
     }
 
+    @Test func routesFilesWithCRLFOrCRLineEndsReadLineByLine() {
+        for ending in ["\r\n", "\r", "\n"] {
+            let file = ["/a", "/b 5", "get /c", "/a"].joined(separator: ending) + ending
+            let findings = RouteLinter.lint(routesFileContents: file)
+            #expect(findings.map(\.line) == [3, 4], "line ending \(Array(ending.utf8))")
+            #expect(findings.map(\.kind) == [.invalidLine, .duplicateRoute])
+        }
+    }
+
+    @Test func aLowerCaseMethodIsNotTakenForABadPriority() {
+        let findings = RouteLinter.lint(routesFileContents: "get /users\n/users high\n")
+        #expect(findings.map(\.message) == [
+            "expected '[METHOD] pattern [priority]', got 'get /users': a method is written in upper case (GET), a priority is an integer",
+            "priority 'high' is not a 32-bit integer",
+        ])
+    }
+
     @Test func groupedRouteCollidingWithItselfIsReported() {
         let findings = RouteLinter.lint(routesFileContents: "/a(/:x)(/:y)\n")
         #expect(findings.map(\.kind) == [.duplicateRoute])

@@ -27,7 +27,8 @@ public enum RouteLinter {
         var loaded: [String: (line: Int, methods: Set<String>)] = [:]
         // Shape of each registered expansion → its line, to name the route a duplicate collides with.
         var shapes: [String: Int] = [:]
-        let lines = routesFileContents.split(separator: "\n", omittingEmptySubsequences: false)
+        // LF, CRLF (one Character in Swift) and CR all end a line.
+        let lines = routesFileContents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, rawLine) in lines.enumerated() {
             let lineNumber = index + 1
             let text = rawLine.trimmingASCIIWhitespace()
@@ -44,7 +45,7 @@ public enum RouteLinter {
             if fields.count == 2 {
                 guard let value = Int32(fields[1]) else {
                     findings.append(LintFinding(kind: .invalidLine, severity: .error,
-                                                message: "priority '\(fields[1])' is not a 32-bit integer", line: lineNumber))
+                                                message: priorityProblem(fields[0], fields[1]), line: lineNumber))
                     continue
                 }
                 priority = value
@@ -134,6 +135,16 @@ public enum RouteLinter {
         return parsed.variants.map { segments in
             "\(parsed.scheme ?? "")|\(parsed.host)|\(priority)|" + segments.map(RouteAnalysis.shapeDescription).joined(separator: "|")
         }
+    }
+
+    /// Why `second` cannot be the priority of a routes-file line whose first field is `first`:
+    /// a line such as `get /a` is a method not written in upper case, not a bad priority.
+    package static func priorityProblem(_ first: String, _ second: String) -> String {
+        let looksLikePattern = second.hasPrefix("/") || second.hasPrefix("(") || second.contains("://")
+        if looksLikePattern && !isMethod(first) {
+            return "expected '[METHOD] pattern [priority]', got '\(first) \(second)': a method is written in upper case (GET), a priority is an integer"
+        }
+        return "priority '\(second)' is not a 32-bit integer"
     }
 
     private static func isMethod(_ field: String) -> Bool {

@@ -28,10 +28,12 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Request URLs for --routes: one per line, '[METHOD] url', line i answered by route i.", valueName: "file"))
     var urls: String?
 
-    @Option(help: ArgumentHelp("Measure on 1 to this many threads (default: the number of cores).", valueName: "n"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Measure on 1 to this many threads (default: the number of cores).", valueName: "n"))
     var threads: Int?
 
-    @Option(help: ArgumentHelp("Seconds per measurement (default 0.5; 0.02 with --quick).", valueName: "seconds"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Seconds per measurement (default 0.5; 0.02 with --quick).", valueName: "seconds"))
     var duration: Double?
 
     @Option(help: ArgumentHelp("Only these sets: comma-separated names or name prefixes (e.g. github,scale).", valueName: "sets"))
@@ -50,6 +52,32 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--duration must be more than 0 and at most 600 seconds")
         }
         _ = try selectedRouters()
+        if filter?.split(separator: ",").allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) == true {
+            throw ValidationError("--filter names no set")
+        }
+        // Checked before a run of minutes, not after it.
+        for case let path? in [json, svg] { try checkWritable(path) }
+    }
+
+    /// Throws unless `path` can be written: an existing writable file, or a new file in an
+    /// existing writable directory.
+    private func checkWritable(_ path: String) throws {
+        let file = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw ValidationError("cannot write \(path): it is a directory") }
+            guard FileManager.default.isWritableFile(atPath: file.path) else {
+                throw ValidationError("cannot write \(path): permission denied")
+            }
+            return
+        }
+        let directory = file.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("cannot write \(path): no directory \(directory)")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw ValidationError("cannot write \(path): directory \(directory) is not writable")
+        }
     }
 
     /// The routers named by `--routers`, or all of them.
@@ -61,6 +89,9 @@ struct BenchCommand: ParsableCommand {
                 throw ValidationError("unknown router '\(name)'; routers: \(RouterKind.allCases.map(\.option).joined(separator: ", "))")
             }
             selected.insert(kind)
+        }
+        guard !selected.isEmpty else {
+            throw ValidationError("--routers names no router; routers: \(RouterKind.allCases.map(\.option).joined(separator: ", "))")
         }
         return selected
     }

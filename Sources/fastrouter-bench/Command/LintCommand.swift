@@ -33,8 +33,11 @@ struct Lint: ParsableCommand {
     var strict = false
 
     func run() throws {
-        guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
-            FileHandle.standardError.write(Data("error: cannot read \(file) as UTF-8 text\n".utf8))
+        let contents: String
+        do {
+            contents = try RouteFile.text(of: file)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             throw ExitCode(2)
         }
         let options = RouterOptions(caseInsensitivePaths: caseInsensitive,

@@ -123,7 +123,7 @@ struct SetRunner {
             progress(set, kind, "\(verdict): \(wrong.count) URLs, first \(wrong[0].url)")
             return RouterReport(router: kind, status: .wrongAnswer,
                                 note: "\(wrong.count) wrong answers, first for \(wrong[0].url)", build: build,
-                                wrongAnswers: Array(wrong.prefix(10)), wrongAnswerCount: wrong.count)
+                                wrongAnswers: wrong, wrongAnswerCount: wrong.count)
         }
         progress(set, kind, "timing")
         let lookups = LookupTiming.measure(&worker, count: set.requests.count, seconds: settings.seconds,

@@ -32,10 +32,8 @@ final class FastRouterCAPI: MutableContender, @unchecked Sendable {
                 }
             }
         }
-        if let failure {
-            frRouterFree(router)
-            throw BuildFailure(description: failure)
-        }
+        // Every stored property is set, so throwing runs `deinit`, which frees the router.
+        if let failure { throw BuildFailure(description: failure) }
     }
 
     deinit { frRouterFree(router) }

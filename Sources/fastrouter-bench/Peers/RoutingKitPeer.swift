@@ -20,10 +20,25 @@ final class RoutingKitPeer: Contender, @unchecked Sendable {
         switch PeerSupport.pathPatterns(of: set) {
         case .failure(let reason): return reason
         case .success(let patterns):
+            // routing-kit keeps one placeholder child per node, with one name: a second name at
+            // the same place stops it with a precondition failure.
+            var placeholderNames: [[String?]: String] = [:]
             for pattern in patterns {
+                var prefix: [String?] = []
                 for segment in pattern.segments {
-                    if case .constrained(_, let constraint) = segment {
+                    switch segment {
+                    case .constrained(_, let constraint):
                         return Inexpressible("constraint {\(constraint)}: routing-kit has no constrained parameters")
+                    case .placeholder(let name):
+                        if let other = placeholderNames[prefix], other != name {
+                            return Inexpressible("placeholders :\(other) and :\(name) at the same place: routing-kit allows one name there")
+                        }
+                        placeholderNames[prefix] = name
+                        prefix.append(nil)
+                    case .literal(let text):
+                        prefix.append(text)
+                    case .wildcard:
+                        break
                     }
                 }
             }

@@ -39,8 +39,10 @@ enum TableReport {
                 out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
             }
             for router in set.routers where router.status == .wrongAnswer {
-                out.append("  \(router.router.rawValue) answered \(router.wrongAnswerCount) of \(set.requests) URLs wrongly\(router.router.isFastRouter ? "" : " (not measured on this set)"):")
-                for wrong in router.wrongAnswers.prefix(router.router.isFastRouter ? 10 : 3) { out.append("    \(wrong)") }
+                let shown = min(router.wrongAnswers.count, router.router.isFastRouter ? 10 : 3)
+                let listed = shown < router.wrongAnswerCount ? ", the first \(shown) (--json lists them all)" : ""
+                out.append("  \(router.router.rawValue) answered \(router.wrongAnswerCount) of \(set.requests) URLs wrongly\(router.router.isFastRouter ? "" : " (not measured on this set)")\(listed):")
+                for wrong in router.wrongAnswers.prefix(shown) { out.append("    \(wrong)") }
             }
             out.append("")
         }

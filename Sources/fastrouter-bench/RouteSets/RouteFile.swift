@@ -32,7 +32,7 @@ enum RouteFile {
             var priority: Int32 = 0
             if fields.count == 2 {
                 guard let value = Int32(fields[1]) else {
-                    throw FormatError(description: "\(routesPath):\(routeNumber): priority '\(fields[1])' is not a 32-bit integer")
+                    throw FormatError(description: "\(routesPath):\(routeNumber): \(RouteLinter.priorityProblem(fields[0], fields[1]))")
                 }
                 priority = value
             }
@@ -75,7 +75,8 @@ enum RouteFile {
             requests.append(Request(url: urlFields[0], route: index, parameters: parameters,
                                     pathParameterCount: parameters?.count ?? 0))
         }
-        return RouteSet(name: name, summary: "routes from \(routesPath)", kind: .custom, routes: routes,
+        let note = skipped.map { "; \($0) not used" }.joined()
+        return RouteSet(name: name, summary: "routes from \(routesPath), URLs from \(urlsPath)\(note)", kind: .custom, routes: routes,
                         requests: requests, origin: "\(routesPath) + \(urlsPath)")
     }
 
@@ -138,12 +139,26 @@ enum RouteFile {
         return (requests, unreached)
     }
 
-    /// Numbered non-blank, non-comment lines of a file.
-    private static func lines(of path: String) throws(FormatError) -> [(Int, String)] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw FormatError(description: "cannot read \(path) as UTF-8 text")
+    /// The contents of a text file, or an error that says what is wrong with it.
+    static func text(of path: String) throws(FormatError) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FormatError(description: "\(path): no such file")
         }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { offset, line in
+        guard !isDirectory.boolValue else { throw FormatError(description: "\(path) is a directory, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FormatError(description: "\(path): cannot be read (permissions?)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FormatError(description: "\(path) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Numbered non-blank, non-comment lines of a file. Lines end with LF, CRLF or CR.
+    private static func lines(of path: String) throws(FormatError) -> [(Int, String)] {
+        let text = try text(of: path)
+        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated().compactMap { offset, line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : (offset + 1, trimmed)
         }

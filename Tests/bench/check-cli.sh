@@ -1,0 +1,57 @@
+#!/bin/bash
+# check-cli.sh BENCH — the benchmark's command line as a user meets it: files it must refuse with
+# a clear message and status 64 before measuring anything, files it must read (CRLF line ends),
+# route sets a peer cannot express (the peer sits the set out instead of stopping the run), and a
+# set FastRouter cannot build (status 1, every time). Each run is --quick and tiny.
+set -u
+bench=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+
+# expect STATUS PATTERN -- ARGS...: runs the benchmark, checks its exit status and that its
+# output (stdout and stderr) matches PATTERN (grep -E).
+expect() {
+    local status=$1 pattern=$2
+    shift 3
+    local output
+    output=$("$bench" "$@" 2>&1)
+    local actual=$?
+    if [ "$actual" -ne "$status" ] || ! grep -qE -- "$pattern" <<<"$output"; then
+        echo "FAIL: fastrouter-bench $*: expected status $status and /$pattern/, got status $actual:" >&2
+        tail -5 <<<"$output" >&2
+        failures=$((failures + 1))
+    fi
+}
+
+printf '/a/:x\n/a/:y/b\n' >"$dir/names.routes"
+expect 0 "routing-kit TrieRouter: skipped — placeholders :x and :y" -- --quick --routes "$dir/names.routes" --routers c,routing-kit
+
+printf '/a/{x:int}\n/a/{y:int}\n' >"$dir/dup.routes"
+printf '/a/1\n/a/2\n' >"$dir/dup.urls"
+for run in 1 2 3 4 5; do
+    expect 1 "duplicate route" -- --quick --routes "$dir/dup.routes" --urls "$dir/dup.urls" --routers c
+done
+
+printf '/a\r\n/b/:id 5\r\n' >"$dir/crlf.routes"
+printf '/a\r\n/b/7\r\n' >"$dir/crlf.urls"
+expect 0 "crlf — routes from" -- --quick --routes "$dir/crlf.routes" --urls "$dir/crlf.urls" --routers c
+expect 0 "no problems found" -- lint "$dir/crlf.routes"
+
+printf 'get /a\n' >"$dir/lower.routes"
+expect 64 "a method is written in upper case" -- --quick --routes "$dir/lower.routes"
+expect 64 "no such file" -- --quick --routes "$dir/missing.routes"
+expect 64 "is a directory" -- --quick --routes "$dir"
+expect 2 "no such file" -- lint "$dir/missing.routes"
+expect 64 "cannot write $dir/nowhere/x.json: no directory" -- --quick --json "$dir/nowhere/x.json"
+expect 64 "cannot write $dir: it is a directory" -- --quick --svg "$dir"
+expect 64 "--routers names no router" -- --quick --routers ''
+expect 64 "--filter names no set" -- --quick --filter ''
+expect 64 "--threads must be between 1 and 512" -- --quick --threads -1
+expect 64 "--duration must be more than 0" -- --quick --duration -1
+
+if [ "$failures" -ne 0 ]; then
+    echo "fastrouter-bench command line: $failures checks failed" >&2
+    exit 1
+fi
+echo "fastrouter-bench command line: all checks passed"
