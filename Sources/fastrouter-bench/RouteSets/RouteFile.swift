@@ -54,7 +54,11 @@ enum RouteFile {
             let (requests, unreached) = try builtRequests(for: routes, lines: routeLines, routeOfLine: routeOfLine,
                                                           routesPath: routesPath)
             var note = skipped.map { "; \($0) not used" }.joined()
-            if unreached > 0 { note += "; \(unreached) routes answer no URL first and are not looked up" }
+            if !unreached.isEmpty {
+                let named = unreached.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+                note += "; \(unreached.count) route\(unreached.count == 1 ? " answers" : "s answer") no URL first and \(unreached.count == 1 ? "is" : "are") not looked up: "
+                    + named + (unreached.count > 5 ? ", …" : "")
+            }
             return RouteSet(name: name, summary: "routes from \(routesPath), one URL built per route\(note)", kind: .custom,
                             routes: routes, requests: requests,
                             origin: "\(routesPath), URLs built by Router.exampleURLs()")
@@ -105,7 +109,7 @@ enum RouteFile {
     /// routes, and how many routes got none. The routers' answers are then checked as usual.
     /// `lines` and `routeOfLine` only name the line of a route that does not register.
     private static func builtRequests(for routes: [RouteSpec], lines: [(Int, String)], routeOfLine: [Int],
-                                      routesPath: String) throws(FormatError) -> (requests: [Request], unreached: Int) {
+                                      routesPath: String) throws(FormatError) -> (requests: [Request], unreached: [String]) {
         let router = Router<Int>()
         do {
             _ = try router.add(contentsOf: routes.enumerated().map {
@@ -125,10 +129,10 @@ enum RouteFile {
             throw FormatError(description: "\(routesPath): \(error)")
         }
         var requests: [Request] = []
-        var unreached = 0
+        var unreached: [String] = []
         for (route, url) in router.exampleURLs() {
             guard let url else {
-                unreached += 1
+                unreached.append(route.pattern)
                 continue
             }
             requests.append(Request(url: url, route: Int(route.id), parameters: nil, pathParameterCount: 0))
