@@ -48,10 +48,11 @@ enum Updates {
         "\(prefix)/bench-update-\(number)/items/:id"
     }
 
-    /// Pairs of reader phases, alone then with the writer, run one after another. A burst of
-    /// load from elsewhere on a shared machine then skews one pair, not the figure: the figure is
-    /// the pair with the median ratio.
-    static let writerPairs = 3
+    /// Pairs of reader phases, alone and with the writer, run one after another, the order
+    /// swapped every other pair so that a slow drift of the host's load favours neither phase.
+    /// A burst of load from elsewhere on a shared machine then skews one or two pairs, not the
+    /// figure: the figure is the pair with the median ratio.
+    static let writerPairs = 5
 
     /// Readers on `readerThreads` threads, alone and then with a writer that adds one route
     /// and removes the oldest extra one every `1 / addsPerSecond` seconds, ``writerPairs`` times.
@@ -64,8 +65,9 @@ enum Updates {
         var live: [UInt64] = []
         var writerSeconds = 0.0
         var pairs: [(alone: Double, withWriter: Double)] = []
-        for _ in 0..<writerPairs {
-            let alone = Throughput.readers(contender, threads: readerThreads, count: count, seconds: seconds)
+        for pair in 0..<writerPairs {
+            let aloneFirst = pair % 2 == 0
+            var alone = aloneFirst ? Throughput.readers(contender, threads: readerThreads, count: count, seconds: seconds) : 0
             let withWriter = Throughput.readers(contender, threads: readerThreads, count: count, seconds: seconds) { stop in
                 let start = Clock.now()
                 let interval = UInt64(1e9 / Double(addsPerSecond))
@@ -84,6 +86,7 @@ enum Updates {
                 }
                 writerSeconds += Clock.seconds(since: start)
             }
+            if !aloneFirst { alone = Throughput.readers(contender, threads: readerThreads, count: count, seconds: seconds) }
             pairs.append((alone, withWriter))
         }
         for id in live { contender.remove(id: id) }
