@@ -246,7 +246,7 @@ $(FUZZ_DIR)/libFastRouter.a: $(FUZZ_LIBRARY_SOURCES) Sources/CPCRE2/shim.h Sourc
 	@mkdir -p $(FUZZ_DIR)
 	@echo "building $@ (libFuzzer coverage + AddressSanitizer, -enable-testing)"
 	@$(SWIFTC) -emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/FastRouter.swiftmodule \
-	    -module-name FastRouter -enable-testing -wmo $(FUZZ_SWIFTFLAGS) $(FUZZ_LIBRARY_SOURCES) -o $@ \
+	    -module-name FastRouter -package-name FastRouter -enable-testing -wmo $(FUZZ_SWIFTFLAGS) $(FUZZ_LIBRARY_SOURCES) -o $@ \
 	    > $(FUZZ_DIR)/build.log 2>&1 || { cat $(FUZZ_DIR)/build.log; exit 1; }
 
 define FUZZ_HARNESS_RULE
