@@ -24,21 +24,35 @@ struct SetRunner {
         for kind in RouterKind.allCases where !settings.routers.contains(kind) {
             report.routers.append(RouterReport(router: kind, status: .skipped, note: "not selected (--routers)"))
         }
-        if settings.routers.contains(.fastRouterC) { measureCAPI(set, into: &report) }
+        // Every measured router keeps a timer (and so its tables) until the set is done.
+        var timers: [RouterKind: TurnTimer] = [:]
+        if settings.routers.contains(.fastRouterC) { measureCAPI(set, into: &report, timers: &timers) }
         let swiftKinds = [RouterKind.fastRouterMatcher, .fastRouterSwift].filter { settings.routers.contains($0) }
-        if !swiftKinds.isEmpty { measureSwiftAPIs(swiftKinds, set, into: &report) }
+        if !swiftKinds.isEmpty { measureSwiftAPIs(swiftKinds, set, into: &report, timers: &timers) }
         if settings.routers.contains(.routingKit) {
-            measurePeer(.routingKit, set, reason: RoutingKitPeer.inexpressible(set), into: &report) { try RoutingKitPeer(set: set) }
+            measurePeer(.routingKit, set, reason: RoutingKitPeer.inexpressible(set), into: &report, timers: &timers) {
+                try RoutingKitPeer(set: set)
+            }
         }
         if settings.routers.contains(.r3) {
-            measurePeer(.r3, set, reason: R3Peer.inexpressible(set), into: &report) { try R3Peer(set: set) }
+            measurePeer(.r3, set, reason: R3Peer.inexpressible(set), into: &report, timers: &timers) { try R3Peer(set: set) }
         }
 
-        let reference = report.router(.fastRouterC)?.nanosecondsPerLookup
-        for index in report.routers.indices {
-            if let reference, let ns = report.routers[index].nanosecondsPerLookup, report.routers[index].status == .measured {
-                report.routers[index].ratioToCAPI = ns / reference
+        // Ratios to the C API from runs taken in turns with it (see `TurnTimer`).
+        if let reference = timers[.fastRouterC] {
+            for index in report.routers.indices where report.routers[index].router == .fastRouterC {
+                report.routers[index].ratioToCAPI = 1
             }
+            for index in report.routers.indices where report.routers[index].router != .fastRouterC {
+                guard let timer = timers[report.routers[index].router] else { continue }
+                progress(set, report.routers[index].router, "in turns with the C API")
+                let ratios = TurnTimer.pairedRatios(timer, to: reference, rounds: settings.repetitions)
+                report.routers[index].pairedRatios = ratios
+                report.routers[index].ratioToCAPI = ratios.sorted()[ratios.count / 2]
+            }
+        }
+        timers.removeAll()
+        for index in report.routers.indices {
             let router = report.routers[index]
             guard router.router.isFastRouter else { continue }
             switch router.status {
@@ -56,11 +70,11 @@ struct SetRunner {
     }
 
     /// FastRouter's C API, then the writer and single-update figures on the same router.
-    private func measureCAPI(_ set: RouteSet, into report: inout SetReport) {
+    private func measureCAPI(_ set: RouteSet, into report: inout SetReport, timers: inout [RouterKind: TurnTimer]) {
         progress(set, .fastRouterC, "building")
         do {
             let contender = try FastRouterCAPI(set: set)
-            var router = evaluate(contender, kind: .fastRouterC, set: set, build: contender.build)
+            var router = evaluate(contender, kind: .fastRouterC, set: set, build: contender.build, timers: &timers)
             router.bytesPerRoute = Double(contender.build.heapBytes) / Double(max(set.routes.count, 1))
             if router.status == .measured {
                 progress(set, .fastRouterC, "writer load")
@@ -76,15 +90,18 @@ struct SetRunner {
     }
 
     /// The Swift router is built once (batch add) and read by both Swift interfaces.
-    private func measureSwiftAPIs(_ kinds: [RouterKind], _ set: RouteSet, into report: inout SetReport) {
+    private func measureSwiftAPIs(_ kinds: [RouterKind], _ set: RouteSet, into report: inout SetReport,
+                                  timers: inout [RouterKind: TurnTimer]) {
         progress(set, .fastRouterSwift, "building")
         do {
             let (router, build) = try buildSwiftRouter(set: set)
             let bytesPerRoute = Double(build.heapBytes) / Double(max(set.routes.count, 1))
             for kind in kinds {
                 var figures = kind == .fastRouterMatcher
-                    ? evaluate(FastRouterMatcherAPI(router: router, build: build, set: set), kind: kind, set: set, build: build)
-                    : evaluate(FastRouterSwiftAPI(router: router, build: build, set: set), kind: kind, set: set, build: build)
+                    ? evaluate(FastRouterMatcherAPI(router: router, build: build, set: set), kind: kind, set: set,
+                               build: build, timers: &timers)
+                    : evaluate(FastRouterSwiftAPI(router: router, build: build, set: set), kind: kind, set: set,
+                               build: build, timers: &timers)
                 figures.bytesPerRoute = bytesPerRoute
                 report.routers.append(figures)
             }
@@ -97,7 +114,8 @@ struct SetRunner {
 
     /// A peer, on the sets it can express.
     private func measurePeer<C: Contender & PeerBuild>(_ kind: RouterKind, _ set: RouteSet, reason: Inexpressible?,
-                                                       into report: inout SetReport, make: () throws -> C) {
+                                                       into report: inout SetReport,
+                                                       timers: inout [RouterKind: TurnTimer], make: () throws -> C) {
         if let reason {
             report.routers.append(RouterReport(router: kind, status: .skipped, note: reason.description))
             return
@@ -105,7 +123,7 @@ struct SetRunner {
         progress(set, kind, "building")
         do {
             let peer = try make()
-            var figures = evaluate(peer, kind: kind, set: set, build: peer.build)
+            var figures = evaluate(peer, kind: kind, set: set, build: peer.build, timers: &timers)
             figures.bytesPerRoute = Double(peer.build.heapBytes) / Double(max(set.routes.count, 1))
             report.routers.append(figures)
         } catch {
@@ -113,8 +131,10 @@ struct SetRunner {
         }
     }
 
-    /// Gate, then single-thread figures, then thread scaling, for one router.
-    private func evaluate<C: Contender>(_ contender: C, kind: RouterKind, set: RouteSet, build: BuildCost) -> RouterReport {
+    /// Gate, then single-thread figures, then thread scaling, for one router; a router that
+    /// answers right also leaves a timer in `timers` for the ratios taken in turns.
+    private func evaluate<C: Contender>(_ contender: C, kind: RouterKind, set: RouteSet, build: BuildCost,
+                                        timers: inout [RouterKind: TurnTimer]) -> RouterReport {
         progress(set, kind, "correctness gate on \(set.requests.count) URLs")
         var worker = contender.makeWorker()
         let wrong = CorrectnessGate.check(&worker, set: set, kind: kind)
@@ -131,6 +151,8 @@ struct SetRunner {
         progress(set, kind, "\(Format.ns(lookups.nanosecondsPerLookup)) per lookup; threads 1…\(settings.maxThreads)")
         let threads = Throughput.scaling(contender, maximum: settings.maxThreads, count: set.requests.count,
                                          seconds: settings.seconds)
+        timers[kind] = TurnTimer(contender, count: set.requests.count, seconds: settings.seconds / 2,
+                                 runs: settings.repetitions)
         return RouterReport(router: kind, status: .measured, build: build, lookups: lookups, threads: threads)
     }
 

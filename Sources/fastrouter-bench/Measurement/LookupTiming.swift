@@ -101,3 +101,63 @@ enum LookupTiming {
                              allocationsPerLookup: allocations, allocationLookups: allocationLookups)
     }
 }
+
+/// One router's timed run, ready to be taken in turns with another router's: ratios between
+/// routers then come from runs next to each other in time, so a burst of load from elsewhere
+/// on a shared host slows both sides of a ratio instead of one router's whole measurement.
+/// Type-erased so that routers of different types share one list; the timed loop itself is
+/// compiled for each router, as in ``LookupTiming/nanoseconds(_:count:repetitions:seconds:)``.
+final class TurnTimer {
+    private let run: () -> Double
+
+    /// A timer over a fresh worker of `contender`, which it keeps alive. One run lasts about
+    /// `seconds / runs`, sized on a warm-up.
+    init<C: Contender>(_ contender: C, count: Int, seconds: Double, runs: Int) {
+        let box = WorkerBox(worker: contender.makeWorker(), count: count)
+        box.calibrate(secondsPerRun: seconds / Double(max(runs, 1)))
+        run = { withExtendedLifetime(contender) { box.run() } }
+    }
+
+    /// The CPU time per lookup of one run, in ns.
+    func time() -> Double { run() }
+
+    private final class WorkerBox<W: LookupWorker> {
+        var worker: W
+        let count: Int
+        var passes = 1
+
+        init(worker: W, count: Int) {
+            self.worker = worker
+            self.count = count
+        }
+
+        func calibrate(secondsPerRun: Double) {
+            let start = Clock.now()
+            var warmPasses = 0
+            repeat {
+                Sink.consume(LookupTiming.pass(&worker, count: count))
+                warmPasses += 1
+            } while Clock.seconds(since: start) < secondsPerRun || warmPasses < 2
+            let passSeconds = Clock.seconds(since: start) / Double(warmPasses)
+            passes = max(1, Int(secondsPerRun / max(passSeconds, 1e-9)))
+        }
+
+        func run() -> Double {
+            let cpuStart = Clock.threadCPUTime()
+            for _ in 0..<passes { Sink.consume(LookupTiming.pass(&worker, count: count)) }
+            return Double(Clock.threadCPUTime() &- cpuStart) / Double(passes * count)
+        }
+    }
+
+    /// `rounds` runs of each timer in turn (the order swapped every other round) and the ratio
+    /// `other / reference` of each round.
+    static func pairedRatios(_ other: TurnTimer, to reference: TurnTimer, rounds: Int) -> [Double] {
+        (0..<rounds).map { round in
+            let (first, second) = round % 2 == 0 ? (reference, other) : (other, reference)
+            let a = first.time()
+            let b = second.time()
+            let (referenceTime, otherTime) = round % 2 == 0 ? (a, b) : (b, a)
+            return referenceTime > 0 ? otherTime / referenceTime : 0
+        }
+    }
+}

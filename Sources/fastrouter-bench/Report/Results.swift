@@ -57,9 +57,12 @@ struct RouterReport: Sendable, Codable {
     var bytesPerRoute: Double?
     var lookups: LookupFigures?
     var threads: [ThreadFigure] = []
-    /// ns per lookup divided by the FastRouter C API's on the same set.
+    /// ns per lookup over the FastRouter C API's on the same set: the median of `pairedRatios`.
     var ratioToCAPI: Double?
-    /// The first wrong answers (at most 10) and how many there were in all.
+    /// This router's CPU time per lookup over the C API's, one ratio per round of runs taken in
+    /// turns with it (empty for the C API itself).
+    var pairedRatios: [Double] = []
+    /// Every wrong answer, and how many there were.
     var wrongAnswers: [WrongAnswer] = []
     var wrongAnswerCount = 0
 
