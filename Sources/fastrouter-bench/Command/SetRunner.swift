@@ -157,7 +157,7 @@ struct SetRunner {
         let threads = Throughput.scaling(contender, maximum: settings.maxThreads, count: set.requests.count,
                                          seconds: settings.seconds)
         if set.routes.count <= Self.routesTakenInTurns {
-            timers[kind] = TurnTimer(contender, count: set.requests.count, seconds: settings.seconds / 2,
+            timers[kind] = TurnTimer(contender, worker: worker, count: set.requests.count, seconds: settings.seconds / 2,
                                      runs: settings.repetitions)
         }
         return RouterReport(router: kind, status: .measured, build: build, lookups: lookups, threads: threads)

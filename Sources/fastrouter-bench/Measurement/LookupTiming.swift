@@ -110,10 +110,12 @@ enum LookupTiming {
 final class TurnTimer {
     private let run: () -> Double
 
-    /// A timer over a fresh worker of `contender`, which it keeps alive. One run lasts about
-    /// `seconds / runs`, sized on a warm-up.
-    init<C: Contender>(_ contender: C, count: Int, seconds: Double, runs: Int) {
-        let box = WorkerBox(worker: contender.makeWorker(), count: count)
+    /// A timer over `worker` of `contender`, which it keeps alive: the worker the router's own
+    /// figures were measured with, so that both use the same buffers at the same addresses
+    /// (a fresh match object elsewhere in memory can run a tenth faster or slower). One run
+    /// lasts about `seconds / runs`, sized on a warm-up.
+    init<C: Contender>(_ contender: C, worker: C.Worker, count: Int, seconds: Double, runs: Int) {
+        let box = WorkerBox(worker: worker, count: count)
         box.calibrate(secondsPerRun: seconds / Double(max(runs, 1)))
         run = { withExtendedLifetime(contender) { box.run() } }
     }
