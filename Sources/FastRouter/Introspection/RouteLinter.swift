@@ -33,24 +33,14 @@ public enum RouteLinter {
             let lineNumber = index + 1
             let text = rawLine.trimmingASCIIWhitespace()
             if text.isEmpty || text.hasPrefix("#") { continue }
-            var fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            var method: String?
-            if fields.count >= 2, isMethod(fields[0]) { method = fields.removeFirst() }
-            guard fields.count == 1 || fields.count == 2 else {
-                findings.append(LintFinding(kind: .invalidLine, severity: .error,
-                                            message: "expected '[METHOD] pattern [priority]', got '\(text)'", line: lineNumber))
+            let line: RouteLine
+            do {
+                line = try RouteLine(String(text))
+            } catch {
+                findings.append(LintFinding(kind: .invalidLine, severity: .error, message: error.message, line: lineNumber))
                 continue
             }
-            var priority: Int32 = 0
-            if fields.count == 2 {
-                guard let value = Int32(fields[1]) else {
-                    findings.append(LintFinding(kind: .invalidLine, severity: .error,
-                                                message: priorityProblem(fields[0], fields[1]), line: lineNumber))
-                    continue
-                }
-                priority = value
-            }
-            let pattern = fields[0]
+            let (method, pattern, priority) = (line.method, line.pattern, line.priority)
             let description = RouteDescription(pattern: pattern, priority: priority, id: UInt64(lineNumber),
                                                scheme: Self.scheme(of: pattern))
             let key = "\(priority) \(pattern)"
@@ -135,20 +125,6 @@ public enum RouteLinter {
         return parsed.variants.map { segments in
             "\(parsed.scheme ?? "")|\(parsed.host)|\(priority)|" + segments.map(RouteAnalysis.shapeDescription).joined(separator: "|")
         }
-    }
-
-    /// Why `second` cannot be the priority of a routes-file line whose first field is `first`:
-    /// a line such as `get /a` is a method not written in upper case, not a bad priority.
-    package static func priorityProblem(_ first: String, _ second: String) -> String {
-        let looksLikePattern = second.hasPrefix("/") || second.hasPrefix("(") || second.contains("://")
-        if looksLikePattern && !isMethod(first) {
-            return "expected '[METHOD] pattern [priority]', got '\(first) \(second)': a method is written in upper case (GET), a priority is an integer"
-        }
-        return "priority '\(second)' is not a 32-bit integer"
-    }
-
-    private static func isMethod(_ field: String) -> Bool {
-        !field.isEmpty && field.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 
     /// The lower-cased scheme written before `://`, or `nil`.

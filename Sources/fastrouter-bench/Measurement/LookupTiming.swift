@@ -157,10 +157,15 @@ final class TurnTimer {
     /// `other / reference` of each round.
     static func pairedRatios(_ other: TurnTimer, to reference: TurnTimer, rounds: Int) -> [Double] {
         (0..<rounds).map { round in
-            let (first, second) = round % 2 == 0 ? (reference, other) : (other, reference)
-            let a = first.time()
-            let b = second.time()
-            let (referenceTime, otherTime) = round % 2 == 0 ? (a, b) : (b, a)
+            var referenceTime = 0.0
+            var otherTime = 0.0
+            if round % 2 == 0 {
+                referenceTime = reference.time()
+                otherTime = other.time()
+            } else {
+                otherTime = other.time()
+                referenceTime = reference.time()
+            }
             return referenceTime > 0 ? otherTime / referenceTime : 0
         }
     }

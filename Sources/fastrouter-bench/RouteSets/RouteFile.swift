@@ -24,20 +24,14 @@ enum RouteFile {
         var routeOfLine: [Int] = []
         var indexOfRoute: [String: Int] = [:]
         for (routeNumber, routeLine) in routeLines {
-            var fields = routeLine.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if fields.count >= 2, isMethod(fields[0]) { fields.removeFirst() }
-            guard fields.count == 1 || fields.count == 2 else {
-                throw FormatError(description: "\(routesPath):\(routeNumber): expected '[METHOD] pattern [priority]', got '\(routeLine)'")
+            let line: RouteLine
+            do {
+                line = try RouteLine(routeLine)
+            } catch {
+                throw FormatError(description: "\(routesPath):\(routeNumber): \(error.message)")
             }
-            var priority: Int32 = 0
-            if fields.count == 2 {
-                guard let value = Int32(fields[1]) else {
-                    throw FormatError(description: "\(routesPath):\(routeNumber): \(RouteLinter.priorityProblem(fields[0], fields[1]))")
-                }
-                priority = value
-            }
-            let spec = RouteSpec(pattern: fields[0], priority: priority)
-            let key = "\(priority) \(spec.pattern)"
+            let spec = RouteSpec(pattern: line.pattern, priority: line.priority)
+            let key = "\(spec.priority) \(spec.pattern)"
             if let existing = indexOfRoute[key] {
                 routeOfLine.append(existing)
             } else {
@@ -50,10 +44,10 @@ enum RouteFile {
         var urlsFile = urlsPath
         var skipped: [String] = []
         if urlsFile == nil { (urlsFile, skipped) = companionURLFile(of: routesPath, lineCount: routeLines.count) }
+        var note = skipped.map { "; \($0) not used" }.joined()
         guard let urlsPath = urlsFile else {
             let (requests, unreached) = try builtRequests(for: routes, lines: routeLines, routeOfLine: routeOfLine,
                                                           routesPath: routesPath)
-            var note = skipped.map { "; \($0) not used" }.joined()
             if !unreached.isEmpty {
                 let named = unreached.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
                 note += "; \(unreached.count) route\(unreached.count == 1 ? " answers" : "s answer") no URL first and \(unreached.count == 1 ? "is" : "are") not looked up: "
@@ -70,7 +64,7 @@ enum RouteFile {
         var requests: [Request] = []
         for (line, (urlNumber, urlLine)) in urlLines.enumerated() {
             var urlFields = urlLine.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if urlFields.count == 2, isMethod(urlFields[0]) { urlFields.removeFirst() }
+            if urlFields.count == 2, RouteLine.isMethod(urlFields[0]) { urlFields.removeFirst() }
             guard urlFields.count == 1 else {
                 throw FormatError(description: "\(urlsPath):\(urlNumber): expected '[METHOD] url', got '\(urlLine)'")
             }
@@ -79,7 +73,6 @@ enum RouteFile {
             requests.append(Request(url: urlFields[0], route: index, parameters: parameters,
                                     pathParameterCount: parameters?.count ?? 0))
         }
-        let note = skipped.map { "; \($0) not used" }.joined()
         return RouteSet(name: name, summary: "routes from \(routesPath), URLs from \(urlsPath)\(note)", kind: .custom, routes: routes,
                         requests: requests, origin: "\(routesPath) + \(urlsPath)")
     }
@@ -166,10 +159,6 @@ enum RouteFile {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : (offset + 1, trimmed)
         }
-    }
-
-    private static func isMethod(_ field: String) -> Bool {
-        !field.isEmpty && field.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 
     /// Expected pairs when they follow from the text alone: a path pattern of literals and
