@@ -213,7 +213,6 @@ SWIFTC ?= $(dir $(realpath $(shell command -v $(SWIFT))))swiftc
 TOOLCHAIN_CC ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
 FUZZ_DIR := $(CURDIR)/.build-fuzz
 FUZZERS := pattern match differential cabi
-FUZZ_LIBRARY_SOURCES = $(shell find Sources/FastRouter -name '*.swift')
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -parse-as-library -O -I Sources/CPCRE2 \
     -Xcc -fmodule-map-file=Sources/CPCRE2/module.modulemap
 FUZZ_SOURCES_pattern := Tests/Fuzz/PatternFuzz.swift
@@ -242,17 +241,31 @@ SANITIZED_C = for program in $(4); do \
 
 .PHONY: fuzz fuzz-build soak soak-build test-asan test-tsan test-catalogue test-reliability
 
-$(FUZZ_DIR)/libFastRouter.a: $(FUZZ_LIBRARY_SOURCES) Sources/CPCRE2/shim.h Sources/CPCRE2/module.modulemap
+# The three modules a harness may use, each a static library with coverage and ASan:
+# FastRouter (the core), FastRouterLint (fr_router_lint's report) and FastRouterCABI (the exports).
+# One package name, so `package` declarations are visible across them as in the SwiftPM build.
+FUZZ_MODULES := FastRouter FastRouterLint FastRouterCABI
+FUZZ_DEPS_FastRouter :=
+FUZZ_DEPS_FastRouterLint := FastRouter
+FUZZ_DEPS_FastRouterCABI := FastRouter FastRouterLint
+FUZZ_LIBRARIES = $(foreach module,$(FUZZ_MODULES),$(FUZZ_DIR)/lib$(module).a)
+
+define FUZZ_MODULE_RULE
+$(FUZZ_DIR)/lib$(1).a: $(shell find Sources/$(1) -name '*.swift') $(foreach dep,$(FUZZ_DEPS_$(1)),$(FUZZ_DIR)/lib$(dep).a) \
+    Sources/CPCRE2/shim.h Sources/CPCRE2/module.modulemap
 	@mkdir -p $(FUZZ_DIR)
-	@echo "building $@ (libFuzzer coverage + AddressSanitizer, -enable-testing)"
-	@$(SWIFTC) -emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/FastRouter.swiftmodule \
-	    -module-name FastRouter -package-name FastRouter -enable-testing -wmo $(FUZZ_SWIFTFLAGS) $(FUZZ_LIBRARY_SOURCES) -o $@ \
-	    > $(FUZZ_DIR)/build.log 2>&1 || { cat $(FUZZ_DIR)/build.log; exit 1; }
+	@echo "building $$@ (libFuzzer coverage + AddressSanitizer, -enable-testing)"
+	@$(SWIFTC) -emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/$(1).swiftmodule -I $(FUZZ_DIR) \
+	    -module-name $(1) -package-name FastRouter -enable-testing -wmo $(FUZZ_SWIFTFLAGS) \
+	    $(shell find Sources/$(1) -name '*.swift') -o $$@ > $(FUZZ_DIR)/build-$(1).log 2>&1 || \
+	    { cat $(FUZZ_DIR)/build-$(1).log; exit 1; }
+endef
+$(foreach module,$(FUZZ_MODULES),$(eval $(call FUZZ_MODULE_RULE,$(module))))
 
 define FUZZ_HARNESS_RULE
-$(FUZZ_DIR)/fuzz-$(1): $(FUZZ_DIR)/libFastRouter.a Tests/Fuzz/FuzzSupport.swift $(FUZZ_SOURCES_$(1))
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -use-ld=lld -I $(FUZZ_DIR) Tests/Fuzz/FuzzSupport.swift $(FUZZ_SOURCES_$(1)) \
-	    $(FUZZ_DIR)/libFastRouter.a -lpcre2-8 -o $$@
+$(FUZZ_DIR)/fuzz-$(1): $(FUZZ_LIBRARIES) Tests/Fuzz/FuzzSupport.swift $(FUZZ_SOURCES_$(1))
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) -package-name FastRouter -use-ld=lld -I $(FUZZ_DIR) Tests/Fuzz/FuzzSupport.swift \
+	    $(FUZZ_SOURCES_$(1)) $(FUZZ_LIBRARIES) -lpcre2-8 -o $$@
 endef
 $(foreach fuzzer,$(FUZZERS),$(eval $(call FUZZ_HARNESS_RULE,$(fuzzer))))
 

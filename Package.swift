@@ -4,8 +4,14 @@ import PackageDescription
 let package = Package(
     name: "FastRouter",
     products: [
+        // The core router: patterns, URL scanning, tables, Router, Matcher, reverse routing.
         .library(name: "FastRouter", targets: ["FastRouter"]),
-        .library(name: "fastrouter", type: .dynamic, targets: ["FastRouter"]),
+        // Everything a Swift app uses at once: the core, deep-link handlers and the route linter.
+        .library(name: "FastRouterKit", targets: ["FastRouter", "FastRouterDeepLinks", "FastRouterLint"]),
+        .library(name: "FastRouterDeepLinks", targets: ["FastRouterDeepLinks"]),
+        .library(name: "FastRouterLint", targets: ["FastRouterLint"]),
+        // libfastrouter.so, the C library of include/fastrouter.h.
+        .library(name: "fastrouter", type: .dynamic, targets: ["FastRouterCABI"]),
         .executable(name: "fastrouter-bench", targets: ["fastrouter-bench"]),
         .executable(name: "fastrouter-soak", targets: ["fastrouter-soak"]),
     ],
@@ -20,9 +26,30 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // The core. No Foundation, no C exports, no C status numbers.
         .target(
             name: "FastRouter",
             dependencies: ["CPCRE2"]
+        ),
+        // Handlers and dispatch, typed arguments, destinations: the only module that imports Foundation.
+        .target(
+            name: "FastRouterDeepLinks",
+            dependencies: ["FastRouter", "FastRouterLint"]
+        ),
+        // Shadowed and ambiguous routes, example URLs, the routes-file line format.
+        .target(
+            name: "FastRouterLint",
+            dependencies: ["FastRouter"]
+        ),
+        // The C boundary: one @_cdecl entry point per function of include/fastrouter.h.
+        .target(
+            name: "FastRouterCABI",
+            dependencies: ["FastRouter", "FastRouterLint"]
+        ),
+        // include/fastrouter.h as a C module, so Swift code calls the C API as a C program does.
+        .systemLibrary(
+            name: "CFastRouter",
+            path: "Sources/CFastRouter"
         ),
         // Counts heap allocations in fastrouter-bench by defining malloc & co. in the executable.
         .target(
@@ -32,6 +59,9 @@ let package = Package(
             name: "fastrouter-bench",
             dependencies: [
                 "FastRouter",
+                "FastRouterLint",
+                "FastRouterCABI",
+                "CFastRouter",
                 "CAllocCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RoutingKit", package: "routing-kit"),
@@ -42,7 +72,17 @@ let package = Package(
         .executableTarget(name: "fastrouter-soak", dependencies: ["FastRouter"]),
         .testTarget(
             name: "FastRouterTests",
-            dependencies: ["FastRouter"]
+            // A few regression and decoding tests cross into the other modules (the C exports,
+            // the linter's candidate walk, typed deep-link arguments).
+            dependencies: ["FastRouter", "FastRouterCABI", "FastRouterLint", "FastRouterDeepLinks"]
+        ),
+        .testTarget(
+            name: "FastRouterDeepLinksTests",
+            dependencies: ["FastRouter", "FastRouterDeepLinks", "FastRouterLint"]
+        ),
+        .testTarget(
+            name: "FastRouterLintTests",
+            dependencies: ["FastRouter", "FastRouterLint", "FastRouterCABI"]
         ),
     ],
     swiftLanguageModes: [.v6]

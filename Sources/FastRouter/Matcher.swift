@@ -32,8 +32,8 @@ public final class Matcher<Value> {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(_ url: String) throws(RouterError) -> Bool {
         let status = withUTF8(url) { bytes in core._withUnsafeGuaranteedRef { $0.match(url: bytes, into: scratch) } }
-        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
-        return status == 0
+        if status == .invalidURL { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        return status == .found
     }
 
     /// Looks up URL bytes. The matcher reads them during the call only: byte views point into
@@ -41,12 +41,12 @@ public final class Matcher<Value> {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(utf8 url: UnsafeBufferPointer<UInt8>) throws(RouterError) -> Bool {
         let status = core._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }
-        if status == -5 { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
-        return status == 0
+        if status == .invalidURL { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        return status == .found
     }
 
     /// Declines the current route and moves to the next candidate; `false` when none is left.
-    public func next() -> Bool { scratch.next() == 0 }
+    public func next() -> Bool { scratch.next() == .found }
 
     /// The current route's id, or `UInt64.max` when nothing matched.
     public var routeID: UInt64 { scratch.routeID }

@@ -1,5 +1,3 @@
-import Foundation
-
 extension Parameters {
     /// The first value named `name` as an `Int`, or `nil` when absent or not an integer.
     public func int(_ name: String) -> Int? { self[name].flatMap { Int($0) } }
@@ -15,9 +13,6 @@ extension Parameters {
         default: return nil
         }
     }
-
-    /// The first value named `name` as a `UUID`, or `nil`.
-    public func uuid(_ name: String) -> UUID? { self[name].flatMap { UUID(uuidString: $0) } }
 
     /// The first value named `name` as a string-backed enum case, or `nil`.
     public func value<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) -> T? where T.RawValue == String {

@@ -16,7 +16,7 @@ import Synchronization
 /// remove routes; a lookup never blocks and sees the table either before or after each change.
 /// `Router` is `Sendable` when `Value` is.
 public final class Router<Value> {
-    @usableFromInline let core: RouterCore
+    @usableFromInline package let core: RouterCore
     private let nextAutomaticID = Atomic<UInt64>(UInt64.max - 1)
 
     /// The options the router was created with.
@@ -107,7 +107,7 @@ public final class Router<Value> {
     public func matches(_ url: String) throws(RouterError) -> [Match<Value>] {
         var results: [Match<Value>] = []
         let status = core.withCandidates(of: url) { results.append(Match<Value>($0)) }
-        if status == -5 { throw RouterError.invalidURL }
+        if status == .invalidURL { throw RouterError.invalidURL }
         return results
     }
 }
@@ -121,9 +121,9 @@ extension RouterCore {
         let (status, scratch) = ThreadScratch.withCurrent { scratch in
             (withUTF8(url) { match(url: $0, into: scratch) }, Unmanaged.passUnretained(scratch))
         }
-        guard status == 0 else {
+        guard status == .found else {
             endMatch(scratch)
-            if status == -5 { throw RouterError.invalidURL }
+            if status == .invalidURL { throw RouterError.invalidURL }
             return nil
         }
         return scratch
@@ -143,11 +143,11 @@ extension RouterCore {
     /// Matches `url` with this thread's scratch and calls `body` with the scratch on each
     /// candidate, best first. Returns the lookup's status.
     @usableFromInline
-    func withCandidates(of url: String, _ body: (MatchScratch) -> Void) -> Int32 {
+    func withCandidates(of url: String, _ body: (MatchScratch) -> Void) -> LookupStatus {
         ThreadScratch.withCurrent { scratch in
             var status = withUTF8(url) { match(url: $0, into: scratch) }
             let first = status
-            while status == 0 {
+            while status == .found {
                 body(scratch)
                 status = scratch.next()
             }
@@ -235,7 +235,7 @@ final class RouteBox<Value>: RoutePayload {
 
 /// Runs `body` on the UTF-8 bytes of `string` without copying native strings.
 @inline(__always)
-func withUTF8<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+package func withUTF8<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
     var copy = string
     return copy.withUTF8(body)

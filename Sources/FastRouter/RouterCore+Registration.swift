@@ -22,7 +22,7 @@ extension RouterCore {
     /// - Throws: a pattern error with its offset, `.duplicateRoute`, `.invalidArgument` for the
     ///   reserved id, or `.outOfMemory` when the process-wide table of parameter names is full.
     /// - Complexity: O(pattern length) plus one grace period.
-    func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
+    package func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
         try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload)])
     }
 

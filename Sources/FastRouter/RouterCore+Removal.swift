@@ -2,7 +2,7 @@ extension RouterCore {
     /// Removes every route with `id`; returns how many were removed.
     /// - Complexity: O(total pattern length of those routes) plus one grace period.
     @discardableResult
-    func remove(id: UInt64) -> Int {
+    package func remove(id: UInt64) -> Int {
         writer.withLock { state in
             let indexes = state.routes.indexes(withID: id)
             guard !indexes.isEmpty else { return 0 }

@@ -8,8 +8,8 @@ import Synchronization
 /// one atomic store, waits for readers still inside the old one to leave (a grace period, see
 /// ``ReaderRegistry``), then applies the same change to the old one. Writers are serialized.
 @usableFromInline
-final class RouterCore: @unchecked Sendable {
-    let options: RouterOptions
+package final class RouterCore: @unchecked Sendable {
+    package let options: RouterOptions
     let webSchemes: WebSchemes
     /// The two table sides; `activeSide` says which one readers use.
     private let sides: UnsafeMutablePointer<TableSide>
@@ -26,7 +26,7 @@ final class RouterCore: @unchecked Sendable {
 
     /// A router core; `releasePayload` releases a removed route's payload once no reader can
     /// hold it (nil when routes carry none, as through the C ABI).
-    init(options: RouterOptions, names: NameTable.Store = NameTable.shared,
+    package init(options: RouterOptions, names: NameTable.Store = NameTable.shared,
          releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil) {
         self.options = options
         self.names = names
@@ -57,7 +57,7 @@ final class RouterCore: @unchecked Sendable {
     }
 
     /// Routes as registered (a route with optional groups counts once).
-    var count: Int { routeCount.load(ordering: .relaxed) }
+    package var count: Int { routeCount.load(ordering: .relaxed) }
 
     /// Payloads of removed routes not released yet (readers may still hold them).
     var retiredPayloadCount: Int { writer.withLock { $0.reclaimer.pendingCount } }
@@ -126,14 +126,14 @@ final class RouterCore: @unchecked Sendable {
     // MARK: Lookup
 
     /// Finds every candidate for `url`, best first, and makes the best one current in `scratch`.
-    /// Returns 0 (`FR_OK`), 1 (`FR_NOMATCH`) or -5 (`FR_EURL`).
+    /// Returns `.found`, `.noMatch` or `.invalidURL`.
     /// - Complexity: one pass over the URL plus the trie paths it can follow; no heap allocation
     ///   once `scratch` has served a lookup at least as large.
-    func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> Int32 {
+    package func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
         let state = scratch.state
         state.pointee.clearResult()
         let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
-        guard state.pointee.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return -5 }
+        guard state.pointee.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return .invalidURL }
         let regexScratch = scratch.regexScratch
         let rankBuffers = state.pointee.rankBuffers
         let scheme = state.pointee.scheme
@@ -188,15 +188,15 @@ final class RouterCore: @unchecked Sendable {
             scratch.slot.exit(holding: false)
         }
         if limitHits.pointee != 0 { regexLimitHits.add(limitHits.pointee, ordering: .relaxed) }
-        guard candidateCount > 0 else { return 1 }
+        guard candidateCount > 0 else { return .noMatch }
         state.pointee.activate(0)
-        return 0
+        return .found
     }
 
     // MARK: Introspection
 
     /// The registered routes, in registration order.
-    var routes: [RouteRecord] { withStableSnapshot { records, _ in records } }
+    package var routes: [RouteRecord] { withStableSnapshot { records, _ in records } }
 
     /// The registered routes with `id`, in registration order.
     func routes(withID id: UInt64) -> [RouteRecord] {
@@ -233,14 +233,14 @@ final class RouterCore: @unchecked Sendable {
 
 
 /// A registered route as introspection shows it.
-struct RouteRecord: Sendable {
-    var id: UInt64
-    var priority: Int32
-    var pattern: String
+package struct RouteRecord: Sendable {
+    package var id: UInt64
+    package var priority: Int32
+    package var pattern: String
     /// Lower-cased scheme, `nil` for the global table.
-    var scheme: String?
+    package var scheme: String?
     /// Registration order.
-    var sequence: UInt64
+    package var sequence: UInt64
     /// Where the route is stored: the `record` of its variants and of a match's candidates.
-    var index: UInt32
+    package var index: UInt32
 }

@@ -1,4 +1,6 @@
 @testable import FastRouter
+@testable import FastRouterCABI
+@testable import FastRouterLint
 import Foundation
 import Synchronization
 import Testing
@@ -272,7 +274,7 @@ import Testing
         #expect(core.count == 2)
         let scratch = MatchScratch()
         let status = Array("/d/x/y/z".utf8).withUnsafeBufferPointer { core.match(url: $0, into: scratch) }
-        #expect(status == 0 && scratch.routeID == 4)
+        #expect(status == .found && scratch.routeID == 4)
         #expect(NameTable.shared.capacity == 1 << 24)
     }
 

@@ -1,4 +1,5 @@
 import FastRouter
+import FastRouterDeepLinks
 import Foundation
 import Testing
 

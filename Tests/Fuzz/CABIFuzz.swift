@@ -16,6 +16,7 @@
 // - fr_router_url, fr_router_dump and fr_router_lint report the full length in *needed and never write past cap.
 
 @testable import FastRouter
+@testable import FastRouterCABI
 
 #if canImport(Glibc)
 import Glibc

@@ -167,11 +167,11 @@ private func checkRoundTrip(_ pattern: UnsafeBufferPointer<UInt8>, _ router: Rou
     let status = bytes.withUnsafeBufferPointer { router.match(url: $0, into: scratch) }
     var found = false
     var ids: [UInt64] = []
-    if status == 0 {
+    if status == .found {
         repeat {
             ids.append(scratch.routeID)
             if scratch.routeID == 1 { found = true }
-        } while scratch.next() == 0
+        } while scratch.next() == .found
     }
     scratch.clearResult()
     bytes.removeAll()

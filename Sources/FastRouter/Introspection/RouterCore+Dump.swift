@@ -13,7 +13,7 @@ extension RouterCore {
     ///
     /// Routes and trie come from one snapshot (one hold of the writer lock), so a concurrent
     /// add or remove shows in both parts or in neither.
-    func dump() -> String {
+    package func dump() -> String {
         withStableSnapshot { records, side in
             let patterns = Dictionary(records.map { (UInt64($0.sequence), $0.pattern) }, uniquingKeysWith: { first, _ in first })
             var output = ""

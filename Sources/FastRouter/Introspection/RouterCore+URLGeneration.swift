@@ -3,7 +3,7 @@ extension RouterCore {
     /// Builds the URL of the route with `id` (the first registered when several share the id).
     ///
     /// The signature behind `fr_router_url`; see ``url(for:parameters:host:)``.
-    func url(for id: UInt64, parameters: [(name: String, value: String)]) throws(RouterError) -> String {
+    package func url(for id: UInt64, parameters: [(name: String, value: String)]) throws(RouterError) -> String {
         try url(for: id, parameters: parameters, host: nil)
     }
 
@@ -89,7 +89,7 @@ extension RouterCore {
     }
 
     /// Parses a registered pattern again (patterns are stored as text; this compiles its regexes).
-    func parsedPattern(_ text: String) throws(RouterError) -> Pattern {
+    package func parsedPattern(_ text: String) throws(RouterError) -> Pattern {
         try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(RouterError) -> Pattern in
             try PatternParser.parse(bytes, webSchemes: options.webSchemes)
         }
@@ -259,28 +259,28 @@ private struct URLBuilder {
         }
         // Parameter values may point into the URL bytes: keep them alive for the whole walk.
         let bytes = Array(url.utf8)
-        let (status, found) = bytes.withUnsafeBufferPointer { buffer -> (Int32, [(name: String, value: String)]?) in
+        let (status, found) = bytes.withUnsafeBufferPointer { buffer -> (LookupStatus, [(name: String, value: String)]?) in
             var status = core.match(url: buffer, into: scratch)
-            if status == -5 { return (status, nil) }
+            if status == .invalidURL { return (status, nil) }
             var found: [(name: String, value: String)]?
-            while status == 0 {
+            while status == .found {
                 if scratch.routeID == routeID {
                     var read: [(name: String, value: String)] = []
                     for (name, _) in expected {
                         let value = Array(name.utf8).withUnsafeBufferPointer { scratch.parameter(named: $0) }
                         read.append((name, value.map { String(decoding: $0, as: UTF8.self) } ?? ""))
                     }
-                    if read.elementsEqual(expected, by: { $0 == $1 }) { return (0, nil) }
+                    if read.elementsEqual(expected, by: { $0 == $1 }) { return (.found, nil) }
                     found = found ?? read
                 }
                 status = scratch.next()
             }
             return (status, found)
         }
-        if status == -5 {
+        if status == .invalidURL {
             throw RouterError(.invalidArgument, offset: 0, "the URL '\(url)' would be rejected as malformed or over a limit")
         }
-        if status == 0 { return }
+        if status == .found { return }
         guard let found else {
             throw RouterError(.invalidArgument, offset: 0, "the URL '\(url)' does not match route \(routeID) back")
         }
@@ -311,12 +311,12 @@ extension Segment {
 }
 
 /// Percent-encoding for generated URLs.
-enum URLEncoding {
+package enum URLEncoding {
     /// Encodes a decoded segment so it decodes back to the same bytes as one segment.
     ///
     /// `.` and `..` are escaped whole: a URL library on the way would otherwise remove them as
     /// dot-segments. In the authority (a custom scheme's first segment) `@` and `:` are escaped too.
-    static func encodeSegment(_ bytes: [UInt8], inAuthority: Bool = false) -> String {
+    package static func encodeSegment(_ bytes: [UInt8], inAuthority: Bool = false) -> String {
         if bytes == [0x2E] { return "%2E" }
         if bytes == [0x2E, 0x2E] { return "%2E%2E" }
         return encode(bytes) { byte in

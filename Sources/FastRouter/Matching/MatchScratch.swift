@@ -6,22 +6,22 @@
 /// read after a lookup lives here, in the caller's URL buffer, or in the immortal ``NameTable``,
 /// never in the router's tables, so results stay valid while writers change the router.
 @usableFromInline
-final class MatchScratch {
+package final class MatchScratch {
     /// Most non-empty segments a URL may have (SPEC §3.4).
     static let maxSegments = 1024
     /// Longest URL accepted, in bytes (SPEC §3.4).
-    static let maxURLLength = 65536
+    package static let maxURLLength = 65536
     static let rankCapacity = maxSegments + 2
 
     /// This reader's announcement slot for writers' grace periods.
-    let slot: ReaderSlot
+    package let slot: ReaderSlot
     /// PCRE2 match data, owned per reader so threads never share it.
     let regexScratch = RegexScratch()
     /// The mutable state, kept behind a pointer: mutating a class's stored properties costs a
     /// dynamic exclusivity check per access, which the lookup path cannot afford.
     let state: UnsafeMutablePointer<ScratchState>
 
-    init() {
+    package init() {
         slot = ReaderRegistry.acquire()
         state = .allocate(capacity: 1)
         state.initialize(to: ScratchState())
@@ -35,12 +35,12 @@ final class MatchScratch {
     }
 
     /// The route id of the current candidate, or `UInt64.max` when the last call did not match.
-    @usableFromInline var routeID: UInt64 { state.pointee.routeID }
+    @usableFromInline package var routeID: UInt64 { state.pointee.routeID }
     /// The payload of the current candidate (the Swift router's value box).
     @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.payload }
     /// The stored route of the current candidate (``RouteRecord/index``), or `nil` when the last
     /// call did not match; tells apart routes that share an id.
-    var routeRecord: UInt32? {
+    package var routeRecord: UInt32? {
         state.pointee.current >= 0 ? state.pointee.resolved[state.pointee.current].record : nil
     }
 
@@ -55,19 +55,19 @@ final class MatchScratch {
         return (state.pointee.routeID, payload, parameters)
     }
     /// Number of parameters of the current candidate, query pairs included.
-    var parameterCount: Int { state.pointee.parameterCount }
+    package var parameterCount: Int { state.pointee.parameterCount }
     /// The raw fragment when the last call matched and the URL has a `#`.
-    var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
+    package var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
     /// The wildcard's segment range of the current candidate, `nil` when it has none.
     var wildcardRange: Range<Int>? { state.pointee.wildcardRange }
 
     /// The parameter at `index`, or `nil` past the end.
-    func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
+    package func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
         state.pointee.parameter(at: index)
     }
 
     /// The value of the first parameter named `name`, or `nil`.
-    func parameter(named name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    package func parameter(named name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         state.pointee.parameter(named: name)
     }
 
@@ -75,10 +75,10 @@ final class MatchScratch {
     func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { state.pointee.segment(index) }
 
     /// Declines the current candidate and moves to the next: 0 (`FR_OK`) or 1 (`FR_NOMATCH`).
-    func next() -> Int32 { state.pointee.next() }
+    package func next() -> LookupStatus { state.pointee.next() }
 
     /// Forgets the last result.
-    func clearResult() { state.pointee.clearResult() }
+    package func clearResult() { state.pointee.clearResult() }
 }
 
 /// The buffers and results of a ``MatchScratch``; see there.
@@ -235,15 +235,15 @@ struct ScratchState {
         UnsafeBufferPointer(start: segmentStarts[index], count: segmentLengths[index])
     }
 
-    mutating func next() -> Int32 {
-        guard current >= 0 else { return 1 }
+    mutating func next() -> LookupStatus {
+        guard current >= 0 else { return .noMatch }
         if current + 1 < resolved.count {
             activate(current + 1)
-            return 0
+            return .found
         }
         current = -1
         parameters.removeAll()
-        return 1
+        return .noMatch
     }
 
     mutating func clearResult() {

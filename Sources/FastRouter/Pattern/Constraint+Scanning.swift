@@ -13,7 +13,7 @@ extension Constraint {
     /// - Parameter segment: The percent-decoded segment bytes.
     /// - Returns: `true` when the constraint accepts every byte of `segment`.
     /// - Complexity: O(segment length), no allocation.
-    func matchesBuiltin(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func matchesBuiltin(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !segment.isEmpty else { return false }
         switch self {
         case .int: return Self.scanInteger(segment, allowsSign: true)

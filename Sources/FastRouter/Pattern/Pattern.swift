@@ -1,18 +1,18 @@
 /// A pattern after parsing: its table, its host rule and every expansion of its optional groups.
-struct Pattern: Equatable, Sendable {
+package struct Pattern: Equatable, Sendable {
     /// Lower-cased scheme, or `nil` for the global table.
-    var scheme: String?
+    package var scheme: String?
     /// Host rule; always `.any` for the global table and for custom schemes.
-    var host: HostRule
+    package var host: HostRule
     /// Expansions of the optional groups in the order SPEC fixes: groups in written order,
     /// "present" before "absent". A pattern without groups has exactly one.
-    var variants: [[Segment]]
+    package var variants: [[Segment]]
     /// The compiled program of each distinct regex source used in the pattern, keyed by source.
-    var regexes: [String: CompiledRegex] = [:]
+    package var regexes: [String: CompiledRegex] = [:]
 }
 
 /// Which hosts a web-scheme route accepts. Ordered by specificity: exact > suffix > any.
-enum HostRule: Hashable, Sendable {
+package enum HostRule: Hashable, Sendable {
     /// Any host (`*`, empty, or no host given).
     case any
     /// Subdomains of a domain at any depth (`*.example.com`), stored lower-cased with the dot: `.example.com`.
@@ -21,7 +21,7 @@ enum HostRule: Hashable, Sendable {
     case exact(String)
 
     /// 2 for exact, 1 for a suffix, 0 for any: higher is more specific.
-    var rank: UInt8 {
+    package var rank: UInt8 {
         switch self {
         case .any: return 0
         case .suffix: return 1
@@ -32,7 +32,7 @@ enum HostRule: Hashable, Sendable {
 
 /// One segment of an expanded pattern; each matches exactly one URL segment, except a wildcard,
 /// which matches the rest of the path.
-enum Segment: Equatable, Sendable {
+package enum Segment: Equatable, Sendable {
     /// Text compared with the decoded URL segment; bytes are already percent-decoded.
     case literal([UInt8])
     /// `:name` or `{name}`: any non-empty segment.
@@ -47,7 +47,7 @@ enum Segment: Equatable, Sendable {
 }
 
 /// One piece of a partial segment.
-enum PartialPiece: Hashable, Sendable {
+package enum PartialPiece: Hashable, Sendable {
     /// Literal text, decoded, compared byte-exactly (ASCII case-insensitively with that option).
     case text([UInt8])
     /// A placeholder matching one or more bytes, optionally constrained.
@@ -55,7 +55,7 @@ enum PartialPiece: Hashable, Sendable {
 }
 
 /// A constraint on a placeholder: a built-in byte scanner, or a PCRE2 regex source.
-enum Constraint: Hashable, Sendable {
+package enum Constraint: Hashable, Sendable {
     case int, uint, float, uuid, alpha, alnum, hex
     /// A PCRE2 pattern (the text between `:` and the closing `}`), matched anchored at both ends.
     case regex(String)
@@ -75,7 +75,7 @@ enum Constraint: Hashable, Sendable {
     }
 
     /// The text written in the pattern after `:`.
-    var source: String {
+    package var source: String {
         switch self {
         case .int: return "int"
         case .uint: return "uint"

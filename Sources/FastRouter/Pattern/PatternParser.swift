@@ -10,9 +10,9 @@
 /// ```
 /// Regex constraints are compiled here, once per distinct source, so a bad regex is a
 /// registration error and lookups never compile anything.
-enum PatternParser {
+package enum PatternParser {
     /// Longest pattern accepted, in bytes.
-    static let maxLength = 8192
+    package static let maxLength = 8192
 
     /// Parses a whole pattern.
     ///

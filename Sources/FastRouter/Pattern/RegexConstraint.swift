@@ -11,7 +11,7 @@ import CPCRE2
 /// Thread safety: immutable after `init`; PCRE2 only reads compiled code while matching, so one
 /// instance serves any number of threads, each with its own ``RegexScratch``.
 /// Lifetime: the PCRE2 code is freed in `deinit`.
-final class CompiledRegex: @unchecked Sendable {
+package final class CompiledRegex: @unchecked Sendable {
     /// The PCRE2 source, exactly as written between `:` and the closing `}`.
     let source: String
     /// Whether PCRE2 JIT-compiled the pattern (false where JIT is unavailable or refused).
@@ -69,7 +69,7 @@ final class CompiledRegex: @unchecked Sendable {
     ///   - scratch: The calling thread's scratch; never used by two threads at once.
     /// - Returns: `.matched`, `.failed`, or `.limitExceeded` when a PCRE2 resource limit stopped the match.
     /// - Complexity: bounded by ``RegexScratch/matchLimit``; allocates nothing when JIT-compiled.
-    func match(_ segment: UnsafeBufferPointer<UInt8>, scratch: RegexScratch) -> RegexOutcome {
+    package func match(_ segment: UnsafeBufferPointer<UInt8>, scratch: RegexScratch) -> RegexOutcome {
         if let scanner { return scanner.matches(segment) ? .matched : .failed }
         return matchWithPCRE2(segment, scratch: scratch)
     }
@@ -98,13 +98,13 @@ final class CompiledRegex: @unchecked Sendable {
 
 extension CompiledRegex: Equatable {
     /// Two compiled regexes are interchangeable when their sources are equal: the options are fixed.
-    static func == (lhs: CompiledRegex, rhs: CompiledRegex) -> Bool {
+    package static func == (lhs: CompiledRegex, rhs: CompiledRegex) -> Bool {
         lhs.source == rhs.source
     }
 }
 
 /// How one regex match ended.
-enum RegexOutcome: Equatable {
+package enum RegexOutcome: Equatable {
     /// The whole segment matched.
     case matched
     /// The segment does not match (or is not valid UTF-8).
@@ -147,7 +147,7 @@ enum RegexOutcome: Equatable {
 /// - The interpreter (no JIT) keeps backtracking frames on the heap, one per nesting level: a depth
 ///   limit of 250,000 (about four per byte of 64 KiB) and a heap limit of 32 MiB cover the same
 ///   regexes. Its frames stay in the match data for reuse until this scratch is freed.
-final class RegexScratch {
+package final class RegexScratch {
     /// Backtracking steps one match may take (`pcre2_set_match_limit`).
     static let matchLimit: UInt32 = 500_000
     /// Nesting depth of interpreter backtracking (`pcre2_set_depth_limit`); the JIT ignores it.
@@ -167,7 +167,7 @@ final class RegexScratch {
     /// Creates match data, a match context with the limits above, and a JIT stack.
     ///
     /// - Complexity: a few small allocations and one address-space reservation of ``jitStackMax`` bytes.
-    init() {
+    package init() {
         // Captures are never read: one ovector pair is enough for any pattern.
         matchData = fr_pcre2_match_data_create(1)
         matchContext = fr_pcre2_match_context_create()

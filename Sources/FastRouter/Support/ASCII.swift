@@ -2,10 +2,10 @@
 /// definition the pattern parser, the URL scanner, the constraint scanners, URL generation and
 /// the deep-link layer share. Every byte outside a class, non-ASCII ones included, is simply
 /// not in it.
-enum ASCII {
+package enum ASCII {
     /// `A`–`Z` or `a`–`z`. Setting bit 5 maps A–Z onto a–z and leaves no other byte in a–z.
     @inline(__always)
-    static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+    package static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
 
     /// `0`–`9`.
     @inline(__always)
@@ -29,7 +29,7 @@ enum ASCII {
 
     /// A scheme's characters after its first letter: `ALPHA / DIGIT / "+" / "-" / "."`.
     @inline(__always)
-    static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+    package static func isSchemeCharacter(_ byte: UInt8) -> Bool {
         isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: ".")
     }
@@ -58,7 +58,7 @@ enum ASCII {
 
     /// The byte with `A`–`Z` lower-cased; every other byte unchanged.
     @inline(__always)
-    static func lowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+    package static func lowercased(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
 
     /// Two upper-case hex digits.
     static func hex(_ byte: UInt8) -> String {

@@ -12,7 +12,7 @@ import Synchronization
 /// Because nothing is ever given back, the number of distinct names a process may register is
 /// bounded (``capacity``): past it, registering a route with a new name fails with
 /// `.outOfMemory` (`FR_ENOMEM`) instead of growing without end.
-enum NameTable {
+package enum NameTable {
     /// One parameter of a route variant: its name and the URL segment that holds its value
     /// (-1 when it is a slice of a partial segment, found at match time).
     struct LayoutEntry {
@@ -34,7 +34,7 @@ enum NameTable {
 
     /// Interning storage with a fixed capacity of distinct names; ``NameTable/shared`` is the
     /// process-wide one, tests make small ones to reach the limit quickly.
-    final class Store: Sendable {
+    package final class Store: Sendable {
         private struct State {
             /// Id of each interned name; ids are dense, in interning order.
             var ids: [String: UInt32] = [:]

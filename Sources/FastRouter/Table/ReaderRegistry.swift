@@ -21,7 +21,7 @@ import Darwin
 /// A reader that keeps its results (a ``Matcher``) also lists the payloads it holds, up to
 /// ``heldCapacity`` of them, so that while it sits idle it holds back only those, not every
 /// payload removed after its lookup (hazard pointers, published once per lookup).
-final class ReaderSlot: Sendable {
+package final class ReaderSlot: Sendable {
     /// A cache line's worth of bytes.
     private typealias LinePadding = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
     // Keeps whatever the allocator placed before this slot off the slot's written words: a
@@ -118,7 +118,7 @@ final class ReaderSlot: Sendable {
 
     /// Declares the payloads of the last lookup unused from now on.
     @inline(__always)
-    func drop() {
+    package func drop() {
         let value = state.load(ordering: .relaxed)
         guard value & 3 != 0 else { return }
         state.store(value & ~3, ordering: .releasing)

@@ -1,7 +1,7 @@
 /// Specificity of one pattern segment, as compared segment by segment from the left (SPEC §3.1).
 /// Higher is more specific. `end` is where a route stops while the URL stops too: it beats a
 /// wildcard that matches zero segments and never competes with anything else.
-enum SegmentRank: UInt8 {
+package enum SegmentRank: UInt8 {
     case wildcard = 0
     case end = 1
     case parameter = 2

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FastRouter
+import FastRouterLint
 import Foundation
 
 /// `fastrouter-bench lint FILE`: checks a routes file before it is loaded or measured.

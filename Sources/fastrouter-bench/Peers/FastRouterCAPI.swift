@@ -1,33 +1,27 @@
-import FastRouter
+import CFastRouter
 
-/// FastRouter through its C ABI: the Swift functions behind the `fr_*` exports, called
-/// directly with (pointer, length) URLs, one reusable `fr_match` per thread.
+/// FastRouter through its C ABI, called exactly as a C program calls it: the declarations of
+/// include/fastrouter.h, (pointer, length) URLs, one reusable `fr_match` per thread.
 final class FastRouterCAPI: MutableContender, @unchecked Sendable {
     // Safety: `router` is the thread-safe fr_router; `urls` is immutable after init.
     let router: OpaquePointer
     let urls: StringTable
     private(set) var build = BuildCost(seconds: 0, heapBytes: 0, residentBytes: 0)
 
-    /// Sizes of the C structs the exports write through raw pointers (SPEC §4).
-    static let strSize = 16          // fr_str: const char *, size_t
-    static let errorSize = 272       // fr_error: int, size_t, char[256]
-    static let errorMessageOffset = 16
-
     init(set: RouteSet) throws(BuildFailure) {
-        guard let router = frRouterNew(0) else { throw BuildFailure(description: "fr_router_new returned NULL") }
+        guard let router = fr_router_new(0) else { throw BuildFailure(description: "fr_router_new returned NULL") }
         self.router = router
         urls = StringTable(set.requests.map(\.url))
         let patterns = StringTable(set.routes.map(\.pattern))
         let priorities = set.routes.map(\.priority)
-        let error = UnsafeMutableRawPointer.allocate(byteCount: Self.errorSize, alignment: 8)
-        defer { error.deallocate() }
+        var error = fr_error()
         var failure: String?
         (_, build) = BuildCost.measure {
             for index in 0..<patterns.count {
                 let (pointer, length) = patterns.string(index)
-                let status = frRouterAdd(router, pointer, UInt(length), priorities[index], UInt64(index), error)
-                if status != 0 {
-                    failure = "fr_router_add(\(set.routes[index].pattern)): \(Self.describe(error: error, status: status))"
+                let status = fr_router_add(router, pointer, length, priorities[index], UInt64(index), &error)
+                if status != FR_OK {
+                    failure = "fr_router_add(\(set.routes[index].pattern)): \(Self.describe(error, status: status))"
                     return
                 }
             }
@@ -36,38 +30,38 @@ final class FastRouterCAPI: MutableContender, @unchecked Sendable {
         if let failure { throw BuildFailure(description: failure) }
     }
 
-    deinit { frRouterFree(router) }
+    deinit { fr_router_free(router) }
 
     func makeWorker() -> Worker { Worker(router: router, urls: urls, match: MatchHandle()) }
 
     func add(pattern: String, id: UInt64) -> String? {
         var pattern = pattern
         return pattern.withUTF8 { bytes in
-            let error = UnsafeMutableRawPointer.allocate(byteCount: Self.errorSize, alignment: 8)
-            defer { error.deallocate() }
+            var error = fr_error()
             let status = bytes.withMemoryRebound(to: CChar.self) { chars in
-                frRouterAdd(router, chars.baseAddress, UInt(chars.count), 0, id, error)
+                fr_router_add(router, chars.baseAddress, chars.count, 0, id, &error)
             }
-            return status == 0 ? nil : Self.describe(error: error, status: status)
+            return status == FR_OK ? nil : Self.describe(error, status: status)
         }
     }
 
-    func remove(id: UInt64) -> Bool { frRouterRemove(router, id) == 0 }
+    func remove(id: UInt64) -> Bool { fr_router_remove(router, id) == FR_OK }
 
-    static func describe(error: UnsafeMutableRawPointer, status: Int32) -> String {
-        let offset = error.load(fromByteOffset: 8, as: Int.self)
-        let message = String(cString: (error + errorMessageOffset).assumingMemoryBound(to: CChar.self))
-        return "status \(status) (\(String(cString: frStrerror(status)))) at offset \(offset): \(message)"
+    /// The status, its text and the error's offset and message, for a failed add.
+    static func describe(_ error: fr_error, status: Int32) -> String {
+        var message = error.message
+        let text = withUnsafeBytes(of: &message) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        return "status \(status) (\(String(cString: fr_strerror(status)))) at offset \(error.offset): \(text)"
     }
 
     /// One `fr_match`, freed with its last worker.
     final class MatchHandle {
         let pointer: OpaquePointer
         init() {
-            guard let pointer = frMatchNew() else { fatalError("fr_match_new returned NULL: out of memory") }
+            guard let pointer = fr_match_new() else { fatalError("fr_match_new returned NULL: out of memory") }
             self.pointer = pointer
         }
-        deinit { frMatchFree(pointer) }
+        deinit { fr_match_free(pointer) }
     }
 
     struct Worker: LookupWorker {
@@ -78,36 +72,33 @@ final class FastRouterCAPI: MutableContender, @unchecked Sendable {
         @inline(__always)
         mutating func lookup(_ index: Int) -> UInt64 {
             let (pointer, length) = urls.string(index)
-            _ = frRouterMatch(router, pointer, UInt(length), match.pointer)
-            return frMatchRouteID(match.pointer)
+            _ = fr_router_match(router, pointer, length, match.pointer)
+            return fr_match_route_id(match.pointer)
         }
 
         mutating func answer(_ index: Int) -> Answer {
             let (pointer, length) = urls.string(index)
-            let status = frRouterMatch(router, pointer, UInt(length), match.pointer)
-            guard status == 0 else {
+            let status = fr_router_match(router, pointer, length, match.pointer)
+            guard status == FR_OK else {
                 return Answer(route: nil, parameters: [],
-                              failure: status == 1 ? nil : "status \(status) (\(String(cString: frStrerror(status))))")
+                              failure: status == FR_NOMATCH ? nil : "status \(status) (\(String(cString: fr_strerror(status))))")
             }
-            let strings = UnsafeMutableRawPointer.allocate(byteCount: 2 * FastRouterCAPI.strSize, alignment: 8)
-            defer { strings.deallocate() }
             var parameters: [Parameter] = []
-            for position in 0..<frMatchParamCount(match.pointer) {
-                guard frMatchParamAt(match.pointer, UInt(position), strings, strings + FastRouterCAPI.strSize) == 0 else {
+            for position in 0..<fr_match_param_count(match.pointer) {
+                var name = fr_str(), value = fr_str()
+                guard fr_match_param_at(match.pointer, position, &name, &value) == FR_OK else {
                     return Answer(route: nil, parameters: parameters, failure: "fr_match_param_at(\(position)) failed")
                 }
-                parameters.append(Parameter(name: Self.text(strings), value: Self.text(strings + FastRouterCAPI.strSize)))
+                parameters.append(Parameter(name: Self.text(name), value: Self.text(value)))
             }
-            let id = frMatchRouteID(match.pointer)
+            let id = fr_match_route_id(match.pointer)
             return Answer(route: id == UInt64.max ? nil : Int(id), parameters: parameters, failure: nil)
         }
 
         /// Copies an `fr_str` out (a NULL pointer reads as the empty string).
-        static func text(_ str: UnsafeMutableRawPointer) -> String {
-            let pointer = str.load(as: UnsafePointer<UInt8>?.self)
-            let length = str.load(fromByteOffset: 8, as: Int.self)
-            guard let pointer else { return "" }
-            return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+        static func text(_ str: fr_str) -> String {
+            guard let pointer = str.ptr else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: pointer, count: str.len), as: UTF8.self)
         }
     }
 }

@@ -1,4 +1,5 @@
 import FastRouter
+import FastRouterLint
 import Foundation
 
 /// Reads a user's own set: `--routes FILE`, with `--urls FILE` or without.

@@ -1,3 +1,6 @@
+import FastRouter
+import FastRouterLint
+
 // The C ABI of include/fastrouter.h: one @_cdecl export per function. Each checks its arguments,
 // converts pointers to Swift values and maps results to FR_* statuses; the routing itself is
 // RouterCore's and MatchScratch's.
@@ -80,13 +83,13 @@ private let patternLengthLimit = PatternParser.maxLength + 1
 
 /// `fr_version`: the library version, a static NUL-terminated string.
 @_cdecl("fr_version")
-public func frVersion() -> UnsafePointer<CChar> {
+package func frVersion() -> UnsafePointer<CChar> {
     UnsafeRawPointer(frVersionText.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
 /// `fr_strerror`: a static description of a status code ("unknown status" for others).
 @_cdecl("fr_strerror")
-public func frStrerror(_ code: Int32) -> UnsafePointer<CChar> {
+package func frStrerror(_ code: Int32) -> UnsafePointer<CChar> {
     UnsafeRawPointer(FRStatus.description(of: code).utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
@@ -94,21 +97,21 @@ public func frStrerror(_ code: Int32) -> UnsafePointer<CChar> {
 
 /// `fr_router_new`: a new router, or NULL for unknown flag bits.
 @_cdecl("fr_router_new")
-public func frRouterNew(_ flags: UInt32) -> OpaquePointer? {
+package func frRouterNew(_ flags: UInt32) -> OpaquePointer? {
     guard let options = FRFlag.options(flags) else { return nil }
     return OpaquePointer(Unmanaged.passRetained(RouterCore(options: options)).toOpaque())
 }
 
 /// `fr_router_free`: releases a router; NULL does nothing.
 @_cdecl("fr_router_free")
-public func frRouterFree(_ router: OpaquePointer?) {
+package func frRouterFree(_ router: OpaquePointer?) {
     guard let router else { return }
     routerCore(router).release()
 }
 
 /// `fr_router_add`: registers a route; writes `err` (an `fr_error *`) whenever it is given.
 @_cdecl("fr_router_add")
-public func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ length: UInt,
+package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ length: UInt,
                         _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutableRawPointer?) -> Int32 {
     guard let router else {
         FRError.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
@@ -136,7 +139,7 @@ public func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar
 
 /// `fr_router_remove`: removes every route with `routeID`.
 @_cdecl("fr_router_remove")
-public func frRouterRemove(_ router: OpaquePointer?, _ routeID: UInt64) -> Int32 {
+package func frRouterRemove(_ router: OpaquePointer?, _ routeID: UInt64) -> Int32 {
     guard let router, routeID != frNoRoute else { return FRStatus.invalidArgument }
     let removed = routerCore(router)._withUnsafeGuaranteedRef { $0.remove(id: routeID) }
     return removed > 0 ? FRStatus.ok : FRStatus.notFound
@@ -144,14 +147,14 @@ public func frRouterRemove(_ router: OpaquePointer?, _ routeID: UInt64) -> Int32
 
 /// `fr_router_count`: routes as registered; 0 for NULL.
 @_cdecl("fr_router_count")
-public func frRouterCount(_ router: OpaquePointer?) -> Int {
+package func frRouterCount(_ router: OpaquePointer?) -> Int {
     guard let router else { return 0 }
     return routerCore(router)._withUnsafeGuaranteedRef { $0.count }
 }
 
 /// `fr_router_url`: reverse routing into a caller's buffer; `names` and `values` are `fr_str` arrays.
 @_cdecl("fr_router_url")
-public func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: UnsafeRawPointer?,
+package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: UnsafeRawPointer?,
                         _ values: UnsafeRawPointer?, _ count: UInt, _ buffer: UnsafeMutablePointer<CChar>?,
                         _ capacity: UInt, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
@@ -179,7 +182,7 @@ public func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: Un
 
 /// `fr_router_dump`: a readable listing of the tables into a caller's buffer.
 @_cdecl("fr_router_dump")
-public func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
+package func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
                          _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
     guard let router, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
@@ -190,7 +193,7 @@ public func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointe
 /// `fr_router_lint`: the linter's report on the router's tables into a caller's buffer, with
 /// the buffer conventions of `fr_router_dump`.
 @_cdecl("fr_router_lint")
-public func frRouterLint(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
+package func frRouterLint(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
                          _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
     guard let router, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
@@ -202,13 +205,13 @@ public func frRouterLint(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointe
 
 /// `fr_match_new`: a reusable lookup state holding no result.
 @_cdecl("fr_match_new")
-public func frMatchNew() -> OpaquePointer? {
+package func frMatchNew() -> OpaquePointer? {
     OpaquePointer(Unmanaged.passRetained(MatchScratch()).toOpaque())
 }
 
 /// `fr_match_free`: releases a lookup state; NULL does nothing.
 @_cdecl("fr_match_free")
-public func frMatchFree(_ match: OpaquePointer?) {
+package func frMatchFree(_ match: OpaquePointer?) {
     guard let match else { return }
     matchScratch(match).release()
 }
@@ -216,7 +219,7 @@ public func frMatchFree(_ match: OpaquePointer?) {
 /// `fr_router_match`: the best route for a URL, written into `match`. The hot path: no
 /// allocation and no reference counting here, so a warm `fr_match` keeps lookups allocation-free.
 @_cdecl("fr_router_match")
-public func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ length: UInt,
+package func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ length: UInt,
                           _ match: OpaquePointer?) -> Int32 {
     guard let match else { return FRStatus.invalidArgument }
     return matchScratch(match)._withUnsafeGuaranteedRef { scratch in
@@ -226,34 +229,34 @@ public func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>?
             scratch.clearResult()
             return FRStatus.invalidArgument
         }
-        return routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }
+        return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) })
     }
 }
 
 /// `fr_match_next`: declines the current result for the next candidate.
 @_cdecl("fr_match_next")
-public func frMatchNext(_ match: OpaquePointer?) -> Int32 {
+package func frMatchNext(_ match: OpaquePointer?) -> Int32 {
     guard let match else { return FRStatus.invalidArgument }
-    return matchScratch(match)._withUnsafeGuaranteedRef { $0.next() }
+    return FRStatus.of(matchScratch(match)._withUnsafeGuaranteedRef { $0.next() })
 }
 
 /// `fr_match_route_id`: the current route id, or `FR_NO_ROUTE`.
 @_cdecl("fr_match_route_id")
-public func frMatchRouteID(_ match: OpaquePointer?) -> UInt64 {
+package func frMatchRouteID(_ match: OpaquePointer?) -> UInt64 {
     guard let match else { return frNoRoute }
     return matchScratch(match)._withUnsafeGuaranteedRef { $0.routeID }
 }
 
 /// `fr_match_param_count`: pairs of the current result; 0 without one.
 @_cdecl("fr_match_param_count")
-public func frMatchParamCount(_ match: OpaquePointer?) -> Int {
+package func frMatchParamCount(_ match: OpaquePointer?) -> Int {
     guard let match else { return 0 }
     return matchScratch(match)._withUnsafeGuaranteedRef { $0.parameterCount }
 }
 
 /// `fr_match_param_at`: the pair at `index`; `name` and `value` are optional `fr_str *`.
 @_cdecl("fr_match_param_at")
-public func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: UnsafeMutableRawPointer?,
+package func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: UnsafeMutableRawPointer?,
                            _ value: UnsafeMutableRawPointer?) -> Int32 {
     guard let match else {
         FRStr.store(.absent, to: name)
@@ -275,7 +278,7 @@ public func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: Unsaf
 
 /// `fr_match_param`: the value of the first pair named `name`; `value` is an optional `fr_str *`.
 @_cdecl("fr_match_param")
-public func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ length: UInt,
+package func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ length: UInt,
                          _ value: UnsafeMutableRawPointer?) -> Int32 {
     guard let match, let name = bytes(name, length) else {
         FRStr.store(.absent, to: value)
@@ -296,7 +299,7 @@ public func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?,
 /// convention class of `fr_str` (two pointer-sized integer words, returned in registers), so the
 /// C caller receives an `fr_str`.
 @_cdecl("fr_match_fragment")
-public func frMatchFragment(_ match: OpaquePointer?) -> iovec {
+package func frMatchFragment(_ match: OpaquePointer?) -> iovec {
     guard let match,
           let fragment = matchScratch(match)._withUnsafeGuaranteedRef({ $0.fragmentBytes }) else {
         return iovec(iov_base: nil, iov_len: 0)

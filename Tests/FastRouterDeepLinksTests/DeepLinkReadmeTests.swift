@@ -5,6 +5,8 @@
 import Foundation
 import Testing
 import FastRouter
+import FastRouterDeepLinks
+import FastRouterLint
 
 @Suite struct DeepLinkReadmeTests {
     @Test func handlersExample() throws {

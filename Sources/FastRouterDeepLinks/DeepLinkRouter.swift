@@ -1,3 +1,5 @@
+import FastRouter
+import FastRouterLint
 /// Routes incoming deep links and universal links to handlers, in precedence order, until one accepts.
 ///
 /// ```swift

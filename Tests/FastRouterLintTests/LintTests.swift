@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FastRouter
+@testable import FastRouterCABI
+@testable import FastRouterLint
 
 @Suite struct LintTests {
     private func router(_ routes: [(String, Int32)], options: RouterOptions = RouterOptions()) throws -> Router<Int> {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FastRouter
+import FastRouterDeepLinks
 
 private enum ElementType: String, CaseIterable { case fire, water, grass }
 private enum Tab: Int { case feed = 1, profile = 2 }

@@ -1,5 +1,6 @@
 import Testing
 import FastRouter
+import FastRouterDeepLinks
 
 private enum Kind: String, LinkParameterValue { case fire, water, grass }
 

@@ -1,3 +1,5 @@
+import FastRouter
+
 /// Example URLs that show a finding, built from the segments involved and checked by a lookup.
 extension RouteAnalysis {
     /// Sample segment values tried for placeholders and constraints: numbers, words, a UUID,
@@ -98,7 +100,7 @@ extension RouteAnalysis {
         return withUTF8(url) { bytes in
             var ids: [UInt64] = []
             var status = core.match(url: bytes, into: scratch)
-            while status == 0 {
+            while status == .found {
                 ids.append(scratch.routeID)
                 status = scratch.next()
             }

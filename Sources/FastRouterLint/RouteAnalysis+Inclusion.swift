@@ -1,3 +1,5 @@
+import FastRouter
+
 /// Which expansions contain or overlap others: by host rule, then segment by segment.
 extension RouteAnalysis {
     /// Whether every URL `inner` matches is matched by `outer` (a "no" may be a "don't know").

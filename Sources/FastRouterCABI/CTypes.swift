@@ -1,3 +1,6 @@
+import FastRouter
+import FastRouterLint
+
 // Swift views of the value types and constants of include/fastrouter.h.
 //
 // The module does not import its own header (the package has no C target for it), so the C types
@@ -108,6 +111,16 @@ enum FRStatus {
     static let notFound = RouterError.Code.notFound.rawValue
     /// `FR_ENOMEM`.
     static let outOfMemory = RouterError.Code.outOfMemory.rawValue
+
+    /// The status of a lookup or a decline: `FR_OK`, `FR_NOMATCH` or `FR_EURL`.
+    @inline(__always)
+    static func of(_ status: LookupStatus) -> Int32 {
+        switch status {
+        case .found: return ok
+        case .noMatch: return noMatch
+        case .invalidURL: return invalidURL
+        }
+    }
 
     /// The static text `fr_strerror` returns for `code`.
     ///

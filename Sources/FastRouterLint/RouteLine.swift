@@ -1,3 +1,5 @@
+import FastRouter
+
 /// One line of a routes file, the format `fastrouter-bench --routes` and ``RouteLinter`` read:
 /// `[METHOD] pattern [priority]`, fields separated by spaces or tabs, the method in upper case
 /// (and otherwise ignored), the priority a 32-bit integer (0 when absent).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FastRouter
+import FastRouterDeepLinks
 
 /// Records what handlers did, in order.
 private final class Log {

@@ -1,3 +1,5 @@
+import FastRouter
+
 extension Router {
     /// For every registered route, in registration order, a URL it answers first, or `nil` when
     /// no URL built from sample values reaches it first (a route shadowed by others, or one whose
@@ -56,7 +58,7 @@ extension RouteAnalysis {
     private func bestRecord(_ url: String, scratch: MatchScratch) -> UInt32? {
         // The scratch's results point into the URL's bytes: read them inside the closure.
         withUTF8(url) { bytes in
-            let record = core.match(url: bytes, into: scratch) == 0 ? scratch.routeRecord : nil
+            let record = core.match(url: bytes, into: scratch) == .found ? scratch.routeRecord : nil
             scratch.clearResult()
             scratch.slot.drop()
             return record

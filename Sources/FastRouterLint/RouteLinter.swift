@@ -1,3 +1,5 @@
+import FastRouter
+
 /// Checks route tables: the logic behind `Router.lint()` and `fastrouter-bench lint FILE`.
 ///
 /// ```swift
@@ -129,7 +131,7 @@ public enum RouteLinter {
 
     /// The lower-cased scheme written before `://`, or `nil`.
     static func scheme(of pattern: String) -> String? {
-        guard let range = pattern.range(of: "://") else { return nil }
+        guard let range = pattern.firstRange(of: "://") else { return nil }
         let scheme = pattern[..<range.lowerBound]
         guard let first = scheme.utf8.first, ASCII.isAlpha(first),
               scheme.utf8.allSatisfy({ ASCII.isSchemeCharacter($0) }) else { return nil }
@@ -149,7 +151,7 @@ extension Substring {
 extension RouterCore {
     /// The lint report of this router's tables, formatted as ``RouteLinter/format(_:fileName:)``
     /// does: the text `fr_router_lint` writes.
-    func lintReport() -> String {
+    package func lintReport() -> String {
         RouteLinter.format(RouteAnalysis(core: self).findings())
     }
 }

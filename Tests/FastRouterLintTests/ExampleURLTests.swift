@@ -1,5 +1,6 @@
 import Testing
 @testable import FastRouter
+@testable import FastRouterLint
 
 /// `Router.exampleURLs()`: one URL per route that the route answers first, checked here with
 /// independent lookups; a route no URL reaches first gets none.

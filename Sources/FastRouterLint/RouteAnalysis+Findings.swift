@@ -1,3 +1,5 @@
+import FastRouter
+
 /// What the analysis reports: shadowed routes and ambiguous pairs, each checked by a lookup,
 /// and the order of SPEC §3.1 that decides which route of a pair comes first.
 extension RouteAnalysis {

@@ -1,3 +1,5 @@
+import FastRouter
+
 /// Finds shadowed routes and ambiguous pairs in a router's tables by comparing every pair of
 /// expansions that can match URLs of the same length in the same table.
 ///

@@ -1,3 +1,4 @@
+import FastRouter
 import Foundation
 
 /// A type a link parameter converts to and from: the typed side of ``DeepLinkArguments`` and of

@@ -1,3 +1,5 @@
+import FastRouter
+
 /// A problem found in a route table: a line or pattern that cannot be registered, a duplicate,
 /// a route that can never be the first candidate, or two routes only registration order tells apart.
 public struct LintFinding: Sendable, Equatable, CustomStringConvertible {

@@ -6,6 +6,8 @@
 import Foundation
 import Testing
 import FastRouter
+import FastRouterDeepLinks
+import FastRouterLint
 
 // MARK: - The app
 
