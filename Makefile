@@ -146,7 +146,7 @@ bench-quick: deps
 #       cycling through them; collection is on only inside that loop (--toggle-collect), and the
 #       figure printed per set is Ir / PERF_LOOKUPS. Deterministic: no timing.
 #       Then the same for the Swift value API: Tests/perf/swift_lookup_loop.swift, `Router.match`
-#       reading the value and every parameter, and its ratio to the C API (SPEC §6: at most 2x).
+#       reading the value and every parameter, and its ratio to the C API (docs/SEMANTICS.md §6: at most 2x).
 #       Last, registration: Tests/perf/add_loop.c, PERF_ADDS generated routes in the scale sets'
 #       shapes, one fr_router_add each; the figure is Ir / PERF_ADDS inside perf_adds().
 # The library is measured through a copy without debug sections, since valgrind 3.19 can fail on

@@ -88,7 +88,7 @@ public final class Router<Value> {
 
     /// The best match for `url`, or `nil` when no route matches.
     ///
-    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (SPEC §3.4).
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (docs/SEMANTICS.md §3.4).
     /// - Complexity: one lookup, plus the strings of the result. For lookups without allocation
     ///   use a ``Matcher``.
     @inlinable
@@ -158,7 +158,7 @@ extension RouterCore {
 }
 
 extension RouterError {
-    /// The error of a malformed URL or one over a limit (SPEC §3.4).
+    /// The error of a malformed URL or one over a limit (docs/SEMANTICS.md §3.4).
     @usableFromInline
     static var invalidURL: RouterError { RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
 }

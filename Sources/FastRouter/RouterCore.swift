@@ -15,7 +15,7 @@ package final class RouterCore: @unchecked Sendable {
     private let sides: UnsafeMutablePointer<TableSide>
     private let activeSide = Atomic<Int>(0)
     let writer = Mutex(WriterState())
-    /// Regex constraints that hit PCRE2's match or depth limit (SPEC §3.4).
+    /// Regex constraints that hit PCRE2's match or depth limit (docs/SEMANTICS.md §3.4).
     let regexLimitHits = Atomic<Int>(0)
     let routeCount = Atomic<Int>(0)
     /// Where parameter names are interned: the process-wide table, or a small one in tests.

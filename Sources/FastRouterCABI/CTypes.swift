@@ -161,7 +161,7 @@ enum FRFlag {
 
     /// Router options for `flags`, or `nil` when it holds an unknown bit.
     ///
-    /// Only `http` and `https` are web schemes through the C ABI (SPEC §3.6).
+    /// Only `http` and `https` are web schemes through the C ABI (docs/SEMANTICS.md §3.6).
     static func options(_ flags: UInt32) -> RouterOptions? {
         guard flags & ~all == 0 else { return nil }
         return RouterOptions(caseInsensitivePaths: flags & caseInsensitive != 0,

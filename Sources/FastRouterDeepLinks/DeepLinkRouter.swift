@@ -15,7 +15,7 @@ import FastRouterLint
 /// try links.url(named: "pokemon", parameters: ["pokedexID": 25]) // "pokedex://pokemon/25"
 /// ```
 ///
-/// **Dispatch.** `open` asks the routes matching the URL, best first (SPEC §3.1: priority, then
+/// **Dispatch.** `open` asks the routes matching the URL, best first (docs/SEMANTICS.md §3.1: priority, then
 /// specificity, then registration order; the URL's scheme table before the global table). A
 /// handler accepts by returning and declines by throwing: ``DeepLinkContext/decline(_:)``, a
 /// ``DeepLinkArgumentError`` from a typed parameter, or any error of its own. Each route is asked

@@ -1,7 +1,7 @@
 import FastRouter
 
 /// What the analysis reports: shadowed routes and ambiguous pairs, each checked by a lookup,
-/// and the order of SPEC §3.1 that decides which route of a pair comes first.
+/// and the order of docs/SEMANTICS.md §3.1 that decides which route of a pair comes first.
 extension RouteAnalysis {
     /// Every shadowed route, then every ambiguous pair, each checked by a lookup.
     func findings() -> [LintFinding] {
@@ -131,7 +131,7 @@ extension RouteAnalysis {
 
     // MARK: Order
 
-    /// SPEC §3.1's order between two expansions of one table that match the same URL.
+    /// docs/SEMANTICS.md §3.1's order between two expansions of one table that match the same URL.
     func precedes(_ lhs: Expansion, _ rhs: Expansion) -> Bool {
         let left = entries[lhs.entry]
         let right = entries[rhs.entry]

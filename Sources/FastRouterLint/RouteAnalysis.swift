@@ -6,7 +6,7 @@ import FastRouter
 /// Shadowing needs language inclusion: every URL route R matches, route S matches too (host rule,
 /// then segment by segment: a placeholder covers any segment, a constraint covers the literals it
 /// accepts and the constraints it contains, a wildcard covers the rest) and S precedes R by the
-/// order of SPEC §3.1. Constraint containment is decided for built-ins; a regex contains only
+/// order of docs/SEMANTICS.md §3.1. Constraint containment is decided for built-ins; a regex contains only
 /// itself. Unsure means "not contained", so a reported route is shadowed. Each finding is then
 /// checked with a real lookup of an example URL.
 struct RouteAnalysis {

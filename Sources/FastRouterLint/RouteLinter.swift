@@ -121,7 +121,7 @@ public enum RouteLinter {
     }
 
     /// The duplicate-relevant shape of each expansion of `pattern`: table, host, priority and
-    /// segments without parameter names (what SPEC §3.6 calls a duplicate).
+    /// segments without parameter names (what docs/SEMANTICS.md §3.6 calls a duplicate).
     private static func shapeKeys(_ pattern: String, priority: Int32, core: RouterCore) -> [String] {
         guard let parsed = try? core.parsedPattern(pattern) else { return [] }
         return parsed.variants.map { segments in

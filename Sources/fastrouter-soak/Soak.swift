@@ -1,5 +1,5 @@
 // fastrouter-soak: matching threads and a writer that keeps adding and removing routes, for a
-// given time, checking SPEC §3.5 on every answer: each lookup sees the table as some published
+// given time, checking docs/SEMANTICS.md §3.5 on every answer: each lookup sees the table as some published
 // version left it, never a mix of two, and resident memory stays flat.
 //
 //   fastrouter-soak [--seconds N] [--readers N] [--slots N] [--max-growth-mib N] [--unique-names] [--idle-reader]

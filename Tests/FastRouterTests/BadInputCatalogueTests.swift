@@ -124,7 +124,7 @@ enum BadInputCatalogue {
     }
 }
 
-/// SPEC §2, §3.4, §3.6: every malformed or extreme pattern and URL of the catalogue gets its
+/// docs/SEMANTICS.md §2, §3.4, §3.6: every malformed or extreme pattern and URL of the catalogue gets its
 /// expected status, limits hold exactly at their boundaries, and the router keeps answering its
 /// known table afterwards.
 @Suite struct BadInputCatalogueTests {
@@ -267,7 +267,7 @@ enum BadInputCatalogue {
         }
     }
 
-    /// SPEC §3.5 load: 65,536 routes under one 200-byte prefix build and answer, and removing
+    /// docs/SEMANTICS.md §3.5 load: 65,536 routes under one 200-byte prefix build and answer, and removing
     /// some of them leaves the others reachable. (Removal is sampled: with values, each removal
     /// currently rescans every value retired before it; see RegressionTests.)
     @Test func sixtyFiveThousandRoutesSharingOneLongPrefix() throws {

@@ -43,7 +43,7 @@ func runOnOwnThreads(_ bodies: [@Sendable () -> Void]) {
     group.wait()
 }
 
-/// SPEC §3.5: readers never block and see the table before or after each update, never between.
+/// docs/SEMANTICS.md §3.5: readers never block and see the table before or after each update, never between.
 @Suite struct ConcurrencyTests {
     static let churnSlots = 32
     static let duration: Duration = .milliseconds(1200)

@@ -62,10 +62,10 @@ import Testing
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 c.withUnsafeBufferPointer { c in
-                    #expect(LiteralHash.paddedEqual(a.baseAddress!, b.baseAddress!, 11, folded: false))
-                    #expect(!LiteralHash.paddedEqual(a.baseAddress!, b.baseAddress!, 12, folded: false))
-                    #expect(!LiteralHash.paddedEqual(a.baseAddress!, c.baseAddress!, 11, folded: false))
-                    #expect(LiteralHash.paddedEqual(a.baseAddress!, c.baseAddress!, 11, folded: true))
+                    #expect(ByteComparison.paddedEqual(a.baseAddress!, b.baseAddress!, 11, folded: false))
+                    #expect(!ByteComparison.paddedEqual(a.baseAddress!, b.baseAddress!, 12, folded: false))
+                    #expect(!ByteComparison.paddedEqual(a.baseAddress!, c.baseAddress!, 11, folded: false))
+                    #expect(ByteComparison.paddedEqual(a.baseAddress!, c.baseAddress!, 11, folded: true))
                 }
             }
         }

@@ -14,7 +14,7 @@ struct RulesRoute: Sendable {
     }
 }
 
-/// A route table, a URL and the decline order SPEC §3 requires for it.
+/// A route table, a URL and the decline order docs/SEMANTICS.md §3 requires for it.
 struct RulesOrderCase: Sendable, CustomTestStringConvertible {
     var label: String
     var options = RouterOptions()

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// SPEC §3.4: PCRE2 runs under match and depth limits, so a catastrophic regex costs a bounded
+/// docs/SEMANTICS.md §3.4: PCRE2 runs under match and depth limits, so a catastrophic regex costs a bounded
 /// time per lookup, counts in the router's statistics, fails to match (later candidates still
 /// answer), and never stalls other threads; registering huge or deeply nested regexes is bounded.
 ///

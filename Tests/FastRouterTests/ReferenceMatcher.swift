@@ -1,6 +1,6 @@
 import FastRouter
 
-/// The oracle of the differential suite: a linear matcher written straight from SPEC §3.
+/// The oracle of the differential suite: a linear matcher written straight from docs/SEMANTICS.md §3.
 ///
 /// It keeps routes in a plain array and, for every URL, tries every expansion of every route,
 /// then sorts the survivors with one comparator that spells out §3.1 and §3.6. It is slow on

@@ -109,7 +109,7 @@ import Testing
         #expect(reference.matches("x://y")?.candidates.isEmpty == true)
     }
 
-    /// Bad-input catalogue: `/*.json`. SPEC §2 reports an error at the offending construct's first
+    /// Bad-input catalogue: `/*.json`. docs/SEMANTICS.md §2 reports an error at the offending construct's first
     /// byte, and §3.6 names the construct: "a `*` anywhere but a whole last segment (`*.json`)".
     /// The parser reported the '.' after it (offset 2) instead of the '*' (offset 1).
     @Test func wildcardInsideASegmentIsReportedAtItsStar() {
@@ -214,7 +214,7 @@ import Testing
         }
     }
 
-    /// fuzz-match: `https://u\x08\0\0\0\0\0\0\0:p@example.com/`. SPEC §3.4 rejects a URL holding a raw
+    /// fuzz-match: `https://u\x08\0\0\0\0\0\0\0:p@example.com/`. docs/SEMANTICS.md §3.4 rejects a URL holding a raw
     /// NUL, including in the parts matching drops (userinfo, port).
     @Test func nulInUserinfoOrPortIsInvalid() throws {
         let router = Router<Int>()

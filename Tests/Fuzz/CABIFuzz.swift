@@ -1,4 +1,4 @@
-// libFuzzer harness: the C ABI of include/fastrouter.h (SPEC §4) driven by fuzzer bytes.
+// libFuzzer harness: the C ABI of include/fastrouter.h (docs/SEMANTICS.md §4) driven by fuzzer bytes.
 //
 // The input is a program: each step picks an fr_* call and its arguments (NULL pointers, unknown
 // flags, reserved ids, huge indexes, short buffers, arbitrary pattern and URL bytes). Every byte

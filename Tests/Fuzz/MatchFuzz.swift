@@ -1,4 +1,4 @@
-// libFuzzer harness: arbitrary bytes as a URL, matched against a rich fixed route set (SPEC §3).
+// libFuzzer harness: arbitrary bytes as a URL, matched against a rich fixed route set (docs/SEMANTICS.md §3).
 //
 // The input is the URL as it is, or (first byte 0xFF) its remainder repeated to cross the 64 KiB
 // and 1024-segment limits. Two routers hold the same routes with different options. Invariants:

@@ -1,4 +1,4 @@
-// libFuzzer harness: arbitrary bytes as a route pattern (SPEC §2, §3.6).
+// libFuzzer harness: arbitrary bytes as a route pattern (docs/SEMANTICS.md §2, §3.6).
 //
 // Every input is registered on two routers (default options; case-insensitive paths with an extra
 // web scheme). Invariants:
@@ -114,7 +114,7 @@ private func checkRoundTrip(_ pattern: UnsafeBufferPointer<UInt8>, _ router: Rou
     }
     var parameters: [(name: String, value: String)] = []
     for variant in parsed.variants {
-        // A URL over the segment limit is invalid by SPEC §3.4: such a route is registrable but unreachable.
+        // A URL over the segment limit is invalid by docs/SEMANTICS.md §3.4: such a route is registrable but unreachable.
         guard variant.count <= 1000 else { return }
         for segment in variant {
             switch segment {

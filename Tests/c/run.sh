@@ -69,7 +69,7 @@ check_perf_loops() {
 }
 run "make perf loops (smoke)" check_perf_loops
 
-# The example CLI, built the way SPEC §4 promises a C program builds: cc app.c $(pkg-config ...).
+# The example CLI, built the way docs/SEMANTICS.md §4 promises a C program builds: cc app.c $(pkg-config ...).
 cli="$work/router-cli"
 # shellcheck disable=SC2046
 if $CC examples/c/router-cli.c -o "$cli" $(pkg-config --cflags --libs fastrouter); then

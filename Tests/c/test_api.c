@@ -388,7 +388,7 @@ static void test_match_parameters(void) {
     CHECK_STR(param(m, "post"), "hello world");
     CHECK_INT(fr_match_param(m, "nope", 4, NULL), FR_ENOTFOUND);
     CHECK_STR(fr_match_fragment(m), "top%20x");
-    /* Results may point into the URL buffer or into the match (SPEC); this version copies the
+    /* Results may point into the URL buffer or into the match (docs/SEMANTICS.md §4); this version copies the
        URL into the match, so they survive the caller reusing its buffer. */
     {
         char reused[128];

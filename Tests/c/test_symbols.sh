@@ -14,7 +14,7 @@ nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^fr_/ { print $3 }' | sort
 
 if [ "$(wc -l < "$work/declared.txt")" -ge 18 ]; then pass; else fail "only $(wc -l < "$work/declared.txt") prototypes found in $header"; fi
 if diff -u "$work/declared.txt" "$work/exported.txt" >&2; then pass; else fail "declared (-) and exported (+) fr_* functions differ"; fi
-# Every name SPEC §4 requires is among them.
+# Every name docs/SEMANTICS.md §4 requires is among them.
 for name in fr_router_new fr_router_free fr_router_add fr_router_remove fr_router_count fr_match_new \
             fr_match_free fr_router_match fr_match_next fr_match_route_id fr_match_param_count \
             fr_match_param_at fr_match_param fr_match_fragment fr_strerror fr_version fr_router_url fr_router_dump; do

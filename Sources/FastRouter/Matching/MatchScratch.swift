@@ -7,9 +7,9 @@
 /// never in the router's tables, so results stay valid while writers change the router.
 @usableFromInline
 package final class MatchScratch {
-    /// Most non-empty segments a URL may have (SPEC §3.4).
+    /// Most non-empty segments a URL may have (docs/SEMANTICS.md §3.4).
     static let maxSegments = 1024
-    /// Longest URL accepted, in bytes (SPEC §3.4).
+    /// Longest URL accepted, in bytes (docs/SEMANTICS.md §3.4).
     package static let maxURLLength = 65536
     static let rankCapacity = maxSegments + 2
 

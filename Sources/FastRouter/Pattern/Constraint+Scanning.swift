@@ -1,4 +1,4 @@
-/// Built-in constraints as single-pass byte scanners (SPEC §3.6): ASCII only, no regex engine,
+/// Built-in constraints as single-pass byte scanners (docs/SEMANTICS.md §3.6): ASCII only, no regex engine,
 /// no allocation, each accepting the whole decoded segment or nothing.
 extension Constraint {
     /// Whether a built-in constraint accepts the decoded segment as a whole.

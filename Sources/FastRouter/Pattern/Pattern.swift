@@ -4,7 +4,7 @@ package struct Pattern: Equatable, Sendable {
     package var scheme: String?
     /// Host rule; always `.any` for the global table and for custom schemes.
     package var host: HostRule
-    /// Expansions of the optional groups in the order SPEC fixes: groups in written order,
+    /// Expansions of the optional groups in the order docs/SEMANTICS.md §3.6 fixes: groups in written order,
     /// "present" before "absent". A pattern without groups has exactly one.
     package var variants: [[Segment]]
     /// The compiled program of each distinct regex source used in the pattern, keyed by source.

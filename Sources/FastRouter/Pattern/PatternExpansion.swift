@@ -15,7 +15,7 @@ enum PathNode: Equatable {
 
 /// Turns optional groups into the list of concrete segment sequences a pattern stands for.
 ///
-/// Order (SPEC §3.6): groups in written order, each "present" before "absent", the earlier group
+/// Order (docs/SEMANTICS.md §3.6): groups in written order, each "present" before "absent", the earlier group
 /// varying slowest. `/a(/b)(/:c)` gives `[a,b,c]`, `[a,b]`, `[a,c]`, `[a]`; a nested group only
 /// varies while its parent is present, so `/a(/b(/c))` gives `[a,b,c]`, `[a,b]`, `[a]`.
 enum PatternExpansion {
@@ -25,7 +25,7 @@ enum PatternExpansion {
     /// Expands `nodes` into every variant and checks that a wildcard ends each one it appears in.
     ///
     /// - Parameter nodes: The parsed path, holding at most ``maxGroups`` groups.
-    /// - Returns: The variants in SPEC order; `[[]]` for the root route.
+    /// - Returns: The variants in the order of docs/SEMANTICS.md §3.6; `[[]]` for the root route.
     /// - Throws: ``RouterError/Code/invalidPattern`` at the first wildcard that some variant
     ///   follows with another segment (`/*/a`, `/a(/*)(/b)`).
     /// - Complexity: O(2^groups × segments), allocating the variants.

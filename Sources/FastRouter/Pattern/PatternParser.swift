@@ -1,4 +1,4 @@
-/// Reads a route pattern (SPEC §2, §3.6) from raw bytes into a ``Pattern``.
+/// Reads a route pattern (docs/SEMANTICS.md §2, §3.6) from raw bytes into a ``Pattern``.
 ///
 /// One method per grammar rule, left to right, so the first error reported is the leftmost one,
 /// at the byte offset of the offending construct's first byte:

@@ -12,7 +12,7 @@ struct WriterState: ~Copyable {
     var reclaimer = PayloadReclaimer()
     var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Buffers of the last registration call, reused by the next (see ``RouterCore/add(_:)``).
-    var spareBatch: RouterCore.BatchPreparation?
+    var spareBatch: BatchPreparation?
     var spareInserted: [UInt32] = []
 
     /// Releases what the last grace period freed; O(readers), never waits.

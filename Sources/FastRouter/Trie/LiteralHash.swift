@@ -1,7 +1,7 @@
 /// Hashing and comparison of literal segments, shared by insertion and lookup.
 ///
 /// The hash is blind to ASCII case so one index serves both byte-exact and case-insensitive
-/// comparison (SPEC §3.2): keys stay stored as written, and only the final comparison decides
+/// comparison (docs/SEMANTICS.md §3.2): keys stay stored as written, and only the final comparison decides
 /// whether case matters.
 enum LiteralHash {
     /// Hash of a segment's bytes, blind to ASCII case; reads nothing outside `start[0..<count]`
@@ -21,7 +21,7 @@ enum LiteralHash {
                 word |= UInt64(start[tail]) &<< shift
                 shift &+= 8
             }
-            let head = caseBlind(word) & headMask(count &- index)
+            let head = caseBlind(word) & ByteComparison.headMask(count &- index)
             if count <= 8 { return head }
             hash = mix(hash, head)
         }
@@ -35,7 +35,7 @@ enum LiteralHash {
     static func paddedSegmentHash(_ start: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
         let raw = UnsafeRawPointer(start)
         if UInt(bitPattern: count &- 1) < 8 {
-            return caseBlind(raw.loadUnaligned(as: UInt64.self)) & headMask(count)
+            return caseBlind(raw.loadUnaligned(as: UInt64.self)) & ByteComparison.headMask(count)
         }
         return paddedLongSegmentHash(start, count)
     }
@@ -45,7 +45,7 @@ enum LiteralHash {
         var (hash, index) = mixWholeWords(start, count)
         if index < count {
             hash = mix(hash, caseBlind(UnsafeRawPointer(start).loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                                       & headMask(count &- index))
+                                       & ByteComparison.headMask(count &- index))
         }
         return finish(hash, count: count)
     }
@@ -64,53 +64,7 @@ enum LiteralHash {
         return (hash, index)
     }
 
-    /// The mask keeping the first `count` bytes (1 to 8) of a little-endian word.
-    @inline(__always)
-    static func headMask(_ count: Int) -> UInt64 {
-        // A masking shift of a truncated amount: one `shr`, no range check.
-        UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- count &* 8)
-    }
-
-    /// Whether `count` bytes at `lhs` and `rhs` are equal (exactly, or with ASCII letters
-    /// folded), both readable a whole word past any of their positions.
-    @inline(__always)
-    static func paddedEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
-                            folded: Bool) -> Bool {
-        guard let index = wholeWordsEqual(lhs, rhs, count, folded: folded) else { return false }
-        guard index < count else { return true }
-        // The tail: one more whole word from each side, masked to the bytes that count.
-        let mask = headMask(count &- index)
-        var a = UnsafeRawPointer(lhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
-        var b = UnsafeRawPointer(rhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
-        if folded {
-            a = foldWord(a)
-            b = foldWord(b)
-        }
-        return a == b
-    }
-
-    /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a
-    /// call to memcmp). Returns where the remaining tail starts, or `nil` when a word differs.
-    @inline(__always)
-    static func wholeWordsEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
-                                folded: Bool) -> Int? {
-        let left = UnsafeRawPointer(lhs)
-        let right = UnsafeRawPointer(rhs)
-        var index = 0
-        while index &+ 8 <= count {
-            var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if folded {
-                a = foldWord(a)
-                b = foldWord(b)
-            }
-            if a != b { return nil }
-            index &+= 8
-        }
-        return index
-    }
-
-    /// Bytes kept readable past the end of a key buffer, for ``paddedEqual(_:_:_:folded:)``.
+    /// Bytes kept readable past the end of a key buffer, for ``ByteComparison.paddedEqual(_:_:_:folded:)``.
     static let keyPadding = 8
 
     /// Starting value of a segment hash.
@@ -130,21 +84,11 @@ enum LiteralHash {
     }
 
     /// Eight packed bytes with bit 5 set in each: equal for words that differ only in the case of
-    /// ASCII letters. Cheaper than ``foldWord(_:)`` and good enough for hashing, where a few
+    /// ASCII letters. Cheaper than ``ByteComparison.foldWord(_:)`` and good enough for hashing, where a few
     /// other byte pairs ('@' and '`', '[' and '{', ...) colliding only costs a comparison.
     @inline(__always)
     static func caseBlind(_ word: UInt64) -> UInt64 {
         word | 0x2020_2020_2020_2020
-    }
-
-    /// Lower-cases the ASCII letters of eight packed bytes at once (SWAR).
-    @inline(__always)
-    static func foldWord(_ word: UInt64) -> UInt64 {
-        let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
-        let aboveA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F   // high bit set where byte >= 'A' (0x41)
-        let aboveZ = low7 &+ 0x2525_2525_2525_2525   // high bit set where byte > 'Z' (0x5A)
-        let upper = aboveA & ~aboveZ & ~word & 0x8080_8080_8080_8080
-        return word | (upper >> 2)
     }
 
     /// Combines a segment hash with its parent node into the index hash: one full-width multiply,
@@ -158,18 +102,6 @@ enum LiteralHash {
         return UInt32(truncatingIfNeeded: product.high ^ product.low)
     }
 
-    /// Byte equality, exact or with ASCII letters folded.
-    @inline(__always)
-    static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int, folded: Bool) -> Bool {
-        guard var index = wholeWordsEqual(lhs, rhs, count, folded: folded) else { return false }
-        while index < count {
-            let a = lhs[index]
-            let b = rhs[index]
-            if a != b && (!folded || ASCII.lowercased(a) != ASCII.lowercased(b)) { return false }
-            index += 1
-        }
-        return true
-    }
 }
 
 #if canImport(Glibc)

@@ -77,7 +77,7 @@ final class PartialTemplate: @unchecked Sendable {
         let piece = pieces[index]
         if let text = piece.text {
             guard count - position >= piece.textLength,
-                  LiteralHash.equal(text, base + position, piece.textLength, folded: folded) else { return false }
+                  ByteComparison.equal(text, base + position, piece.textLength, folded: folded) else { return false }
             return match(base, count, piece: index + 1, at: position + piece.textLength, folded: folded,
                          regexScratch, &limitHits, captures, captured, segmentIndex)
         }

@@ -1,4 +1,4 @@
-/// The single ordering of candidates (SPEC §3.1): higher priority, then host specificity, then
+/// The single ordering of candidates (docs/SEMANTICS.md §3.1): higher priority, then host specificity, then
 /// path specificity compared segment by segment from the left, then earlier registration, then
 /// expansion order within one route.
 extension TableSide {

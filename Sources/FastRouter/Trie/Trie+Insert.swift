@@ -33,7 +33,7 @@ struct TrieVariant {
     var payload: UnsafeMutableRawPointer?
     var record: UInt32
 
-    /// What makes two variants duplicates (SPEC §3.6): table, host, priority and segment shapes;
+    /// What makes two variants duplicates (docs/SEMANTICS.md §3.6): table, host, priority and segment shapes;
     /// parameter names do not count.
     var shapeKey: [UInt8] {
         var key = (scheme ?? [0xFF]) + [0, hostRank] + hostKey + [0]
@@ -100,7 +100,7 @@ extension TableSide {
             if existing.priority == variant.priority, existing.hostRank == variant.hostRank,
                Int(existing.hostLength) == variant.hostKey.count,
                variant.hostKey.withUnsafeBufferPointer({ host in
-                   host.isEmpty || LiteralHash.equal(keys.base + Int(existing.hostOffset), host.baseAddress!,
+                   host.isEmpty || ByteComparison.equal(keys.base + Int(existing.hostOffset), host.baseAddress!,
                                                      host.count, folded: false)
                }) {
                 return true

@@ -117,7 +117,7 @@ struct TrieWalker {
     private func exactLiteralChild(of parent: UInt32, _ depth: Int) -> UInt32 {
         let length = input.lengths[depth]
         guard UInt(bitPattern: length &- 1) < 8 else { return longLiteralChild(of: parent, depth) }
-        let mask = LiteralHash.headMask(length)
+        let mask = ByteComparison.headMask(length)
         let word = UnsafeRawPointer(input.starts[depth]).loadUnaligned(as: UInt64.self) & mask
         let edgeHash = LiteralHash.edgeHash(LiteralHash.caseBlind(word) & mask, parent: parent)
         var slot = Int(edgeHash) & slotMask
@@ -143,7 +143,7 @@ struct TrieWalker {
         let length = input.lengths[depth]
         var found: UInt32 = 0
         probeLiteralChildren(of: parent, depth) { child, key in
-            let equal = LiteralHash.paddedEqual(key, start, length, folded: false)
+            let equal = ByteComparison.paddedEqual(key, start, length, folded: false)
             if equal { found = child }
             return equal
         }
@@ -157,7 +157,7 @@ struct TrieWalker {
         let start = input.starts[depth]
         let length = input.lengths[depth]
         probeLiteralChildren(of: parent, depth) { child, key in
-            if LiteralHash.paddedEqual(key, start, length, folded: true) { visit(child, depth &+ 1) }
+            if ByteComparison.paddedEqual(key, start, length, folded: true) { visit(child, depth &+ 1) }
             return false
         }
     }
@@ -193,11 +193,11 @@ struct TrieWalker {
         let rule = keys + Int(variant.pointee.hostOffset)
         let ruleLength = Int(variant.pointee.hostLength)
         if variant.pointee.hostRank == HostRule.exact("").rank {
-            return input.hostLength == ruleLength && LiteralHash.equal(rule, host, ruleLength, folded: true)
+            return input.hostLength == ruleLength && ByteComparison.equal(rule, host, ruleLength, folded: true)
         }
         // A suffix rule ".example.com" needs at least one label before it.
         return input.hostLength > ruleLength
-            && LiteralHash.equal(rule, host + (input.hostLength - ruleLength), ruleLength, folded: true)
+            && ByteComparison.equal(rule, host + (input.hostLength - ruleLength), ruleLength, folded: true)
     }
 
     @inline(__always)

@@ -1,4 +1,4 @@
-/// Specificity of one pattern segment, as compared segment by segment from the left (SPEC §3.1).
+/// Specificity of one pattern segment, as compared segment by segment from the left (docs/SEMANTICS.md §3.1).
 /// Higher is more specific. `end` is where a route stops while the URL stops too: it beats a
 /// wildcard that matches zero segments and never competes with anything else.
 package enum SegmentRank: UInt8 {

@@ -1,6 +1,6 @@
 /// Percent-decoding and UTF-8 validation of one URL component, on bytes.
 ///
-/// A URL is rejected (SPEC §3.4) for an invalid escape, a NUL byte raw or decoded, or bytes
+/// A URL is rejected (docs/SEMANTICS.md §3.4) for an invalid escape, a NUL byte raw or decoded, or bytes
 /// that are not valid UTF-8 after decoding; these functions report that with `false` and never
 /// produce a partial answer the caller could mistake for a match.
 enum PercentDecoding {

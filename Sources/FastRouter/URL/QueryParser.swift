@@ -1,5 +1,5 @@
 extension ScratchState {
-    /// Splits a query on `&` and the first `=`, decoding keys and values (SPEC §3.2, §3.6):
+    /// Splits a query on `&` and the first `=`, decoding keys and values (docs/SEMANTICS.md §3.2, §3.6):
     /// empty items are skipped, a key without `=` has an empty value, repeated keys are kept in
     /// order, `+` is a space unless the router turns that off. Returns `false` for an invalid
     /// escape, NUL or invalid UTF-8.

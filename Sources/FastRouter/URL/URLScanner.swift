@@ -33,7 +33,7 @@ struct WebSchemes {
     @inline(__always)
     func contains(_ scheme: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         for index in 0..<count where offsets[index + 1] - offsets[index] == length {
-            if LiteralHash.equal(names + offsets[index], scheme, length, folded: true) { return true }
+            if ByteComparison.equal(names + offsets[index], scheme, length, folded: true) { return true }
         }
         return false
     }
@@ -58,7 +58,7 @@ extension ScratchState {
         return UnsafeBufferPointer(start: joined, count: url.count)
     }
 
-    /// Splits and decodes `url` into this scratch (SPEC §3.2, §3.4). Returns `false` for an
+    /// Splits and decodes `url` into this scratch (docs/SEMANTICS.md §3.2, §3.4). Returns `false` for an
     /// invalid URL: over 64 KiB, over 1024 segments, a bad escape, NUL, or invalid UTF-8.
     /// - Complexity: one pass over the URL's bytes; allocates only when the URL is longer
     ///   than any this scratch has seen.

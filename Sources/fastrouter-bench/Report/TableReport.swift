@@ -47,7 +47,7 @@ enum TableReport {
             out.append("")
         }
         if !report.targets.isEmpty {
-            out.append("targets (SPEC §6; reported, not enforced)")
+            out.append("targets (docs/SEMANTICS.md §6; reported, not enforced)")
             var table = TextTable(header: ["figure", "target", "measured", "outcome"], leftColumns: 4)
             for check in report.targets {
                 table.rows.append([check.figure, check.target, check.measured, check.outcome.rawValue])

@@ -1,4 +1,4 @@
-/// One target of SPEC §6 next to what this run measured.
+/// One target of docs/SEMANTICS.md §6 next to what this run measured.
 struct TargetCheck: Sendable, Codable {
     enum Outcome: String, Sendable, Codable {
         case met, missed

@@ -1,7 +1,7 @@
 /// A route written together with one URL that reaches it, so a set states each pattern, its
 /// URL and the expected parameters in one place and they cannot drift apart.
 ///
-/// Template syntax (the pattern language of SPEC §2 plus sample values):
+/// Template syntax (the pattern language of docs/SEMANTICS.md §2 plus sample values):
 /// - `{name=sample}`, `{name:constraint=sample}`, `:name=sample`: a placeholder and the raw URL
 ///   text standing in for it (percent-escapes allowed; the expected value is decoded).
 /// - `*name=a/b/c` (or `*=a/b`): a wildcard and the rest of the path it receives.
@@ -217,7 +217,7 @@ private struct TemplateParser {
     }
 }
 
-/// Decodes expected values the way SPEC §3.2 says a router must.
+/// Decodes expected values the way docs/SEMANTICS.md §3.2 says a router must.
 enum ExpectedValue {
     /// Percent-decodes `text` (and `+` as a space when asked); `nil` for a bad escape or invalid UTF-8.
     static func decode(_ text: String, plusAsSpace: Bool) -> String? {

@@ -88,7 +88,7 @@ struct TableSide {
         for index in 0..<schemes.count {
             let entry = schemes[index]
             if Int(entry.keyLength) == count,
-               LiteralHash.equal(keys.base + Int(entry.keyOffset), scheme, count, folded: true) {
+               ByteComparison.equal(keys.base + Int(entry.keyOffset), scheme, count, folded: true) {
                 return entry.root
             }
         }
@@ -222,7 +222,7 @@ struct TableSide {
             if entry.hash == edgeHash {
                 let node = nodes[Int(entry.child)]
                 if node.parent == parent, Int(node.keyLength) == count,
-                   LiteralHash.equal(keys.base + Int(node.keyOffset), bytes, count, folded: false) {
+                   ByteComparison.equal(keys.base + Int(node.keyOffset), bytes, count, folded: false) {
                     return entry.child
                 }
             }

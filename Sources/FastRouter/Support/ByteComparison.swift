@@ -1,0 +1,74 @@
+/// Equality of byte runs, exact or with ASCII letters folded, a machine word at a time: the
+/// comparisons the trie's literal index, the URL scanner's scheme lookup and partial templates
+/// share (docs/SEMANTICS.md §3.2: scheme and host compare case-insensitively, path literals
+/// byte-exact unless the router folds them).
+enum ByteComparison {
+    /// The mask keeping the first `count` bytes (1 to 8) of a little-endian word.
+    @inline(__always)
+    static func headMask(_ count: Int) -> UInt64 {
+        // A masking shift of a truncated amount: one `shr`, no range check.
+        UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- count &* 8)
+    }
+
+    /// Whether `count` bytes at `lhs` and `rhs` are equal (exactly, or with ASCII letters
+    /// folded), both readable a whole word past any of their positions.
+    @inline(__always)
+    static func paddedEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
+                            folded: Bool) -> Bool {
+        guard let index = wholeWordsEqual(lhs, rhs, count, folded: folded) else { return false }
+        guard index < count else { return true }
+        // The tail: one more whole word from each side, masked to the bytes that count.
+        let mask = headMask(count &- index)
+        var a = UnsafeRawPointer(lhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
+        var b = UnsafeRawPointer(rhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
+        if folded {
+            a = foldWord(a)
+            b = foldWord(b)
+        }
+        return a == b
+    }
+
+    /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a
+    /// call to memcmp). Returns where the remaining tail starts, or `nil` when a word differs.
+    @inline(__always)
+    static func wholeWordsEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
+                                folded: Bool) -> Int? {
+        let left = UnsafeRawPointer(lhs)
+        let right = UnsafeRawPointer(rhs)
+        var index = 0
+        while index &+ 8 <= count {
+            var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if folded {
+                a = foldWord(a)
+                b = foldWord(b)
+            }
+            if a != b { return nil }
+            index &+= 8
+        }
+        return index
+    }
+
+    /// Lower-cases the ASCII letters of eight packed bytes at once (SWAR).
+    @inline(__always)
+    static func foldWord(_ word: UInt64) -> UInt64 {
+        let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
+        let aboveA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F   // high bit set where byte >= 'A' (0x41)
+        let aboveZ = low7 &+ 0x2525_2525_2525_2525   // high bit set where byte > 'Z' (0x5A)
+        let upper = aboveA & ~aboveZ & ~word & 0x8080_8080_8080_8080
+        return word | (upper >> 2)
+    }
+
+    /// Byte equality, exact or with ASCII letters folded.
+    @inline(__always)
+    static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int, folded: Bool) -> Bool {
+        guard var index = wholeWordsEqual(lhs, rhs, count, folded: folded) else { return false }
+        while index < count {
+            let a = lhs[index]
+            let b = rhs[index]
+            if a != b && (!folded || ASCII.lowercased(a) != ASCII.lowercased(b)) { return false }
+            index += 1
+        }
+        return true
+    }
+}
