@@ -2,7 +2,8 @@
 #   make test      every test: Swift suites and C ABI programs (also under AddressSanitizer), examples,
 #                  fuzz/soak/ThreadSanitizer smoke runs, a quick benchmark run
 #   make bench     the load benchmark on its embedded default suite (release build)
-#   make install   libfastrouter.so, include/fastrouter.h and fastrouter.pc under PREFIX
+#   make install   libfastrouter.so (a system library: the Swift runtime inside, only fr_* exported),
+#                  include/fastrouter.h and fastrouter.pc under PREFIX
 #   make example   builds and runs the C example in examples/c
 #   make perf      instructions per lookup (callgrind) on the GitHub and static sets through the C API,
 #                  and per route added with fr_router_add
@@ -35,8 +36,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Only libfastrouter.so (and the FastRouter module it shares with fastrouter-soak): what install and
-# perf need, without compiling the benchmark and its dependencies in release mode.
+# Only libfastrouter.so (and the FastRouter module it shares with fastrouter-soak), linked to the
+# toolchain's Swift runtime and exporting FastRouter's Swift symbols: what make perf's Swift program
+# links, without compiling the benchmark and its dependencies in release mode. The library make
+# install installs is built by make clib (C ABI section).
 release-lib: deps
 	$(SWIFT) build -c release --product fastrouter
 
@@ -44,38 +47,64 @@ test-swift: deps
 	$(SWIFT) test
 
 # --- C ABI section ---------------------------------------------------------------------------
-#   make install PREFIX=DIR   libfastrouter.so, fastrouter.h, fastrouter.pc (rpath in Libs unless DIR is /usr)
+#   make install PREFIX=DIR   libfastrouter.so.X.Y.Z with its SONAME link libfastrouter.so.X and
+#                             development link libfastrouter.so, fastrouter.h, fastrouter.pc
+#                             (rpath in Libs unless DIR is /usr)
+#   make clib                 only builds that library, in .build-clib
 #   make test-c               installs under build/c/prefix, then runs Tests/c/run.sh against that install
 #   make example              builds examples/c/router-cli with pkg-config and routes examples/c/urls.txt
-# SwiftPM links libfastrouter.so with a RUNPATH to the toolchain's Swift runtime; install checks
-# that the installed library resolves every dependency and patches the RUNPATH in (patchelf) if not.
-SWIFT_RUNTIME_DIR = $(realpath $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux)
+# The installed library is a system library: the Swift runtime (and Foundation, while the library's
+# code imports it) is linked into it statically, so it needs nothing from the Swift toolchain at
+# run time; it exports only the fr_* functions (libfastrouter.map, the linker's export list); its
+# SONAME is libfastrouter.so.FR_VERSION_MAJOR. SwiftPM's --static-swift-stdlib compiles against
+# the static runtime but links only executables with it, hence -Xswiftc -static-stdlib for the
+# library's link. lld, because gold leaves local copies of a few Swift symbols in the dynamic
+# symbol table. It is built in its own scratch path, .build-clib: the static runtime changes how
+# the module compiles, so sharing .build would rebuild it back and forth with the other release
+# products. make install fails if the installed library needs any library it cannot find, or any
+# from the Swift toolchain.
+SWIFT_TOOLCHAIN_DIR = $(realpath $(dir $(realpath $(shell command -v $(SWIFT))))..)
+OBJCOPY ?= $(shell command -v objcopy 2>/dev/null || echo $(dir $(realpath $(shell command -v $(SWIFT))))llvm-objcopy)
 FR_VERSION = $(shell sed -n 's/^\#define FR_VERSION "\(.*\)".*/\1/p' include/fastrouter.h)
+FR_SOVERSION = $(shell sed -n 's/^\#define FR_VERSION_MAJOR \([0-9]*\).*/\1/p' include/fastrouter.h)
+FR_SONAME = libfastrouter.so.$(FR_SOVERSION)
 FR_LIBDIR = $(PREFIX)/lib
 FR_INCLUDEDIR = $(PREFIX)/include
 FR_RPATH = $(if $(filter /usr /usr/,$(PREFIX)),, -Wl,-rpath,$${libdir})
+CLIB_DIR := $(CURDIR)/.build-clib
+CLIB_BUILD_FLAGS = -c release --scratch-path $(CLIB_DIR) --static-swift-stdlib --disable-local-rpath \
+    -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
+    -Xlinker -soname=$(FR_SONAME) -Xlinker --version-script=$(CURDIR)/libfastrouter.map
+CLIB_BIN = $(shell $(SWIFT) build -c release --scratch-path $(CLIB_DIR) --show-bin-path 2>/dev/null)
+# Libraries the installed library must not need: the Swift runtime, Foundation, ICU, libdispatch.
+CLIB_FORBIDDEN_DEPS := not found|libswift|libFoundation|lib_Foundation|libicu|libdispatch|libBlocksRuntime
 C_BUILD_DIR := $(CURDIR)/build/c
 C_TEST_PREFIX := $(C_BUILD_DIR)/prefix
 AS_ROOT = $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: c-deps
+.PHONY: c-deps clib
 
 # valgrind runs the leak test; installed when missing (Debian/Ubuntu).
 c-deps: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "installing valgrind"; \
 	  $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq valgrind; }
 
-install: release-lib
+# SwiftPM does not relink when only the export list changes: an older library is removed first.
+clib: deps
+	@lib="$(CLIB_BIN)/libfastrouter.so"; [ ! -e "$$lib" ] || [ "$$lib" -nt libfastrouter.map ] || rm -f "$$lib"
+	$(SWIFT) build $(CLIB_BUILD_FLAGS) --product fastrouter
+
+install: clib
 	install -d "$(DESTDIR)$(FR_LIBDIR)/pkgconfig" "$(DESTDIR)$(FR_INCLUDEDIR)"
-	install -m 755 "$(RELEASE_BIN)/libfastrouter.so" "$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"
-	@lib="$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"; \
-	if env -u LD_LIBRARY_PATH ldd "$$lib" | grep -q "not found"; then \
-	  command -v patchelf >/dev/null 2>&1 || { $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq patchelf; }; \
-	  echo "patchelf --set-rpath $(SWIFT_RUNTIME_DIR) $$lib"; \
-	  patchelf --set-rpath "$(SWIFT_RUNTIME_DIR)" "$$lib"; \
-	fi; \
-	if env -u LD_LIBRARY_PATH ldd "$$lib" | grep "not found"; then \
-	  echo "error: $$lib cannot find the libraries above" >&2; exit 1; fi
+	install -m 644 "$(CLIB_BIN)/libfastrouter.so" "$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so.$(FR_VERSION)"
+	$(OBJCOPY) --strip-unneeded "$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so.$(FR_VERSION)"
+	ln -sfn "libfastrouter.so.$(FR_VERSION)" "$(DESTDIR)$(FR_LIBDIR)/$(FR_SONAME)"
+	ln -sfn "$(FR_SONAME)" "$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so"
+	@lib="$(DESTDIR)$(FR_LIBDIR)/libfastrouter.so.$(FR_VERSION)"; \
+	deps=$$(env -u LD_LIBRARY_PATH ldd "$$lib") || { echo "error: ldd $$lib failed" >&2; exit 1; }; \
+	if bad=$$(grep -E '$(CLIB_FORBIDDEN_DEPS)|$(SWIFT_TOOLCHAIN_DIR)/' <<< "$$deps"); then \
+	  echo "$$bad" >&2; \
+	  echo "error: $$lib needs the libraries above (missing, or from the Swift toolchain)" >&2; exit 1; fi
 	install -m 644 include/fastrouter.h "$(DESTDIR)$(FR_INCLUDEDIR)/fastrouter.h"
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(FR_LIBDIR)|' -e 's|@INCLUDEDIR@|$(FR_INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(FR_VERSION)|' -e 's|@RPATH@|$(FR_RPATH)|' fastrouter.pc.in \
@@ -141,7 +170,7 @@ bench-quick: deps
 
 # --- perf section ----------------------------------------------------------------------------
 #   make perf [PERF_LOOKUPS=200000]   instructions per lookup, counted by callgrind, through the C API
-#       with parameters read: Tests/perf/lookup_loop.c, linked to the release libfastrouter.so, loads
+#       with parameters read: Tests/perf/lookup_loop.c, linked to the library make install installs, loads
 #       Tests/perf/routesets/<set>.routes, warms up on <set>.urls, then does PERF_LOOKUPS lookups
 #       cycling through them; collection is on only inside that loop (--toggle-collect), and the
 #       figure printed per set is Ir / PERF_LOOKUPS. Deterministic: no timing.
@@ -149,24 +178,28 @@ bench-quick: deps
 #       reading the value and every parameter, and its ratio to the C API (docs/SEMANTICS.md §6: at most 2x).
 #       Last, registration: Tests/perf/add_loop.c, PERF_ADDS generated routes in the scale sets'
 #       shapes, one fr_router_add each; the figure is Ir / PERF_ADDS inside perf_adds().
-# The library is measured through a copy without debug sections, since valgrind 3.19 can fail on
-# the DWARF that Swift emits. The route set files are written by scripts/embed-routesets.py.
+# The C programs link the installed kind of library (make clib: Swift runtime inside, only fr_*
+# exported); the Swift program links the release libfastrouter.so of .build (make release-lib),
+# which exports FastRouter's Swift symbols and uses the toolchain's runtime. Each is measured
+# through a copy without debug sections, since valgrind 3.19 can fail on the DWARF that Swift
+# emits. The route set files are written by scripts/embed-routesets.py.
 PERF_LOOKUPS ?= 200000
 PERF_ADDS ?= 20000
 PERF_SETS ?= github static
 PERF_DIR := $(CURDIR)/build/perf
 SWIFTC ?= $(dir $(realpath $(shell command -v $(SWIFT))))swiftc
-OBJCOPY ?= $(shell command -v objcopy 2>/dev/null || echo $(dir $(realpath $(shell command -v $(SWIFT))))llvm-objcopy)
 
 .PHONY: perf
 
-perf: c-deps release-lib
-	@mkdir -p $(PERF_DIR)/lib
+perf: c-deps clib release-lib
+	@mkdir -p $(PERF_DIR)/lib $(PERF_DIR)/clib
+	$(OBJCOPY) --strip-debug "$(CLIB_BIN)/libfastrouter.so" $(PERF_DIR)/clib/$(FR_SONAME)
+	ln -sfn $(FR_SONAME) $(PERF_DIR)/clib/libfastrouter.so
 	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude Tests/perf/lookup_loop.c -o $(PERF_DIR)/lookup_loop \
-	    -L$(PERF_DIR)/lib -lfastrouter -Wl,-rpath,$(PERF_DIR)/lib -Wl,-rpath,$(SWIFT_RUNTIME_DIR)
+	    -L$(PERF_DIR)/clib -lfastrouter -Wl,-rpath,$(PERF_DIR)/clib
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=199309L -Iinclude Tests/perf/add_loop.c \
-	    -o $(PERF_DIR)/add_loop -L$(PERF_DIR)/lib -lfastrouter -Wl,-rpath,$(PERF_DIR)/lib -Wl,-rpath,$(SWIFT_RUNTIME_DIR)
+	    -o $(PERF_DIR)/add_loop -L$(PERF_DIR)/clib -lfastrouter -Wl,-rpath,$(PERF_DIR)/clib
 	$(SWIFTC) -O -I "$(RELEASE_BIN)/Modules" -I Sources/CPCRE2 Tests/perf/swift_lookup_loop.swift \
 	    -o $(PERF_DIR)/swift_lookup_loop -L$(PERF_DIR)/lib -lfastrouter -Xlinker -rpath -Xlinker $(PERF_DIR)/lib
 	@count() { \
@@ -312,7 +345,7 @@ test-reliability: fuzz-build test-catalogue
 	@status=0; for fuzzer in $(FUZZERS); do \
 	  Tests/Fuzz/run-fuzzer.sh $(FUZZ_DIR)/fuzz-$$fuzzer $$fuzzer $(FUZZ_CI_SECONDS) $(FUZZ_DIR)/ci -seed=1 || status=1; \
 	done; exit $$status
-	@# The soak reuses the release build that test-c and test-catalogue made in .build.
+	@# The soak builds in .build (test-c and test-catalogue build the C library in .build-clib).
 	$(SWIFT) build -c release --product fastrouter-soak
 	$$($(SWIFT) build -c release --show-bin-path)/fastrouter-soak --seconds $(SOAK_CI_SECONDS) --readers 2
 	@$(MAKE) --no-print-directory test-tsan
@@ -323,4 +356,4 @@ test-reliability: fuzz-build test-catalogue
 test: test-asan test-c test-reliability bench-quick
 
 clean:
-	rm -rf .build build $(FUZZ_DIR) $(ASAN_DIR) $(TSAN_DIR) $(SOAK_DIR)
+	rm -rf .build build $(CLIB_DIR) $(FUZZ_DIR) $(ASAN_DIR) $(TSAN_DIR) $(SOAK_DIR)

@@ -2,7 +2,7 @@
 # Builds and runs every C ABI test against the INSTALLED library, header and fastrouter.pc
 # (found through PKG_CONFIG_PATH), then the Python ctypes example and the example CLI.
 #   PKG_CONFIG_PATH=PREFIX/lib/pkgconfig Tests/c/run.sh WORKDIR
-# Test programs run with an empty environment: the library must find the Swift runtime alone.
+# Test programs run with an empty environment: the library needs nothing from the Swift toolchain.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=${1:?usage: run.sh WORKDIR}
@@ -18,6 +18,7 @@ cflags=$(pkg-config --cflags fastrouter)
 libs=$(pkg-config --libs fastrouter)
 libdir=$(pkg-config --variable=libdir fastrouter)
 includedir=$(pkg-config --variable=includedir fastrouter)
+prefix=$(pkg-config --variable=prefix fastrouter)
 clean_env=(env -i PATH=/usr/local/bin:/usr/bin:/bin)
 
 failures=()
@@ -27,8 +28,9 @@ run() { # NAME COMMAND...: runs one test program, shows its output, records a fa
   if "$@"; then echo "-- $name: ok"; else echo "-- $name: FAILED"; failures+=("$name"); fi
 }
 
-# Symbols and header.
+# Symbols and header; the install as a system library (layout, SONAME, dependencies), from a copy.
 run test_symbols Tests/c/test_symbols.sh "$libdir/libfastrouter.so" "$includedir/fastrouter.h" "$work"
+run test_install Tests/c/test_install.sh "$prefix" "$work"
 
 # C programs: strict warnings, linked exactly as pkg-config says.
 for source in Tests/c/test_*.c; do
