@@ -267,15 +267,14 @@ struct DifferentialScenario {
                 items.append(.piece(.parameter, ":h"))
             }
         }
-        let fixed = items.count
         for _ in 0..<rng.below(wide ? 7 : 4) { items.append(randomPiece()) }
-        // Groups wrap plain segments, never a custom host; web paths never start with a group.
+        // Groups wrap plain segments, a custom host included; a path may start with a group, right
+        // after "scheme://" or a web host.
         var groups = rng.chance(0.2) ? 1 + rng.below(2) : 0
         while groups > 0 {
             groups -= 1
-            let lowest = fixed + (isWeb(table) ? 1 : 0)
-            guard items.count > lowest else { break }
-            let start = lowest + rng.below(items.count - lowest)
+            guard !items.isEmpty else { break }
+            let start = rng.below(items.count)
             let end = start + 1 + rng.below(min(2, items.count - start))
             let inner = Array(items[start..<end])
             items.replaceSubrange(start..<end, with: [.group(inner)])
@@ -291,18 +290,14 @@ struct DifferentialScenario {
         case .global:
             pattern = path.isEmpty ? (rng.chance(0.5) ? "/" : "") : path
         case .custom(let scheme):
-            pattern = scheme + "://" + path.dropFirst()
+            // The host is the first segment, or the first in a group opening the path.
+            pattern = scheme + "://" + (path.hasPrefix("(") ? path[...] : path.dropFirst())
         case .web(let scheme, let host):
             pattern = scheme + "://" + host + path
         }
         let priority: Int32 = rng.chance(0.12) ? (rng.chance(0.5) ? 1 : -1) : 0
         let id: UInt64 = rng.chance(0.12) ? UInt64(1 + rng.below(3)) : UInt64(100 + index)
         return GenRoute(pattern: pattern, priority: priority, id: id, table: table, variants: expand(items))
-    }
-
-    private func isWeb(_ table: Table) -> Bool {
-        if case .web = table { return true }
-        return false
     }
 
     private func isWildcard(_ piece: Piece) -> Bool {

@@ -324,10 +324,76 @@ func checkRulesOrder(_ c: RulesOrderCase, sourceLocation: SourceLocation = #_sou
         RulesOrderCase(label: "the root of a custom scheme written with an empty host",
                   routes: [RulesRoute("myapp:///", id: 1)],
                   url: "myapp://", ids: [1]),
+        RulesOrderCase(label: "a group opening a custom scheme's path holds the host, the wildcard the rest",
+                  routes: [RulesRoute("myapp://(/a)(/*rest)", id: 1)],
+                  url: "myapp://a/x/y", ids: [1, 1], parameters: [["rest=x/y"], ["rest=a/x/y"]]),
+        RulesOrderCase(label: "a group opening a custom scheme's path, with the host alone",
+                  routes: [RulesRoute("myapp://(/a)(/*rest)", id: 1)],
+                  url: "myapp://a", ids: [1, 1, 1], parameters: [[], ["rest="], ["rest=a"]]),
+        RulesOrderCase(label: "a group opening a custom scheme's path, with another host",
+                  routes: [RulesRoute("myapp://(/a)(/*rest)", id: 1)],
+                  url: "myapp://b/c", ids: [1], parameters: [["rest=b/c"]]),
+        RulesOrderCase(label: "a group opening a custom scheme's path: its variant without segments is the root",
+                  routes: [RulesRoute("myapp://(/a)(/*rest)", id: 1)],
+                  url: "myapp://", ids: [1, 1], parameters: [[], ["rest="]]),
+        RulesOrderCase(label: "a group opening a custom scheme's path, and a URL with an empty host",
+                  routes: [RulesRoute("myapp://(/a)(/*rest)", id: 1)],
+                  url: "myapp:///", ids: [1, 1], parameters: [[], ["rest="]]),
+        RulesOrderCase(label: "a placeholder in a group opening a custom scheme's path takes the host",
+                  routes: [RulesRoute("app://(/:p0)/x", id: 1)],
+                  url: "app://v/x", ids: [1], parameters: [["p0=v"]]),
+        RulesOrderCase(label: "without the group opening a custom scheme's path, the next segment is the host",
+                  routes: [RulesRoute("app://(/:p0)/x", id: 1)],
+                  url: "app://x", ids: [1], parameters: [[]]),
+        RulesOrderCase(label: "the segment after a group opening a custom scheme's path compares as a host",
+                  routes: [RulesRoute("app://(/:p0)/x", id: 1)],
+                  url: "app://X", ids: [1], parameters: [[]]),
+        RulesOrderCase(label: "a group opening a custom scheme's path does not make the rest optional",
+                  routes: [RulesRoute("app://(/:p0)/x", id: 1)],
+                  url: "app://v/w", ids: []),
     ]
 
     @Test(arguments: schemeCases)
     func schemesAndGlobalFallback(_ c: RulesOrderCase) throws { try checkRulesOrder(c) }
+
+    /// A group opening the path right after "scheme://" reads alike for a custom scheme, a web
+    /// scheme (any host) and the global table: the same candidates with the same parameters.
+    @Test func aGroupOpensACustomSchemePathAsItOpensAWebOne() throws {
+        let paths = ["(/a)(/*rest)", "(/:p0)/x", "(/a)", "(/a(/b))/:c", "(/{n:int})(/x)"]
+        let urlPaths = ["", "/", "/a", "/a/", "/a/x/y", "/x", "/v/x", "/b/c", "/a/b/c", "/a/c", "/7", "/7/x"]
+        func found(_ router: Router<Int>, _ url: String) throws -> [[String]] {
+            try router.matches(url).map { match in match.parameters.map { "\($0.name)=\($0.value)" } }
+        }
+        for path in paths {
+            let options = RouterOptions(globalFallback: false)
+            let custom = Router<Int>(options: options)
+            let web = Router<Int>(options: options)
+            let global = Router<Int>(options: options)
+            try custom.add("myapp://" + path, value: 0)
+            try web.add("https://" + path, value: 0)
+            try global.add(path, value: 0)
+            for urlPath in urlPaths {
+                let expected = try found(global, urlPath)
+                #expect(try found(custom, "myapp://" + urlPath.dropFirst()) == expected, "\(path) \(urlPath)")
+                #expect(try found(web, "https://example.com" + urlPath) == expected, "\(path) \(urlPath)")
+            }
+        }
+    }
+
+    @Test func aGroupAfterASlashIsStillAnErrorAtItsParenthesis() {
+        let router = Router<Int>()
+        for (pattern, offset) in [("/a/(/b)", 3), ("myapp://a/(/b)", 10), ("myapp:///(/a)", 9),
+                                  ("https:///(/a)", 9), ("https://x.com/(/a)", 14)] {
+            guard case .failure(let error) = routerOutcome({ () throws(RouterError) in try router.add(pattern, value: 0) }) else {
+                Issue.record("\(pattern) accepted")
+                continue
+            }
+            #expect(error.code == .invalidPattern, "\(pattern)")
+            #expect(error.offset == offset, "\(pattern)")
+            #expect(error.message.contains("a group must follow a segment or start the path"), "\(pattern)")
+        }
+        #expect(router.count == 0)
+    }
 
     // MARK: §3.2 / §3.6 case-insensitive option
 
@@ -533,6 +599,12 @@ func checkRulesOrder(_ c: RulesOrderCase, sourceLocation: SourceLocation = #_sou
                       existing: [RulesRoute("/x", id: 1)], added: RulesRoute("myapp://x", id: 2), isDuplicate: false),
         DuplicateCase(label: "schemes are lower-cased",
                       existing: [RulesRoute("myapp://x", id: 1)], added: RulesRoute("MYAPP://x", id: 2), isDuplicate: true),
+        DuplicateCase(label: "a group opening a custom scheme's path: its variant without the group is the root",
+                      existing: [RulesRoute("myapp://", id: 1)], added: RulesRoute("myapp://(/a)", id: 2), isDuplicate: true),
+        DuplicateCase(label: "a group opening a custom scheme's path: without the group, the next segment is the host",
+                      existing: [RulesRoute("myapp://y", id: 1)], added: RulesRoute("myapp://(/x)/y", id: 2), isDuplicate: true),
+        DuplicateCase(label: "a group opening a custom scheme's path, in another table than the same global path",
+                      existing: [RulesRoute("(/x)", id: 1)], added: RulesRoute("myapp://(/x)", id: 2), isDuplicate: false),
         DuplicateCase(label: "hosts are part of the key",
                       existing: [RulesRoute("https://example.com/x", id: 1)], added: RulesRoute("https://*.example.com/x", id: 2),
                       isDuplicate: false),

@@ -186,6 +186,38 @@ struct RejectedPattern: CustomTestStringConvertible, Sendable {
         #expect(pattern.variants == [[lit("a")], []])
     }
 
+    @Test func aGroupMayOpenACustomSchemePath() throws {
+        let wide = try #require(parsed("myapp://(/a)(/*rest)"))
+        #expect(wide.scheme == "myapp")
+        #expect(wide.host == .any)
+        #expect(wide.variants == [
+            [lit("a"), .wildcard(name: "rest")], [lit("a")], [.wildcard(name: "rest")], [],
+        ])
+        let single = try #require(parsed("myapp://(/a)"))
+        #expect(single.scheme == "myapp")
+        #expect(single.variants == [[lit("a")], []])
+        let thenLiteral = try #require(parsed("app://(/:p0)/x"))
+        #expect(thenLiteral.scheme == "app")
+        #expect(thenLiteral.variants == [[param("p0"), lit("x")], [lit("x")]])
+        #expect(try #require(parsed("myapp://(/a(/b))/c")).variants == [
+            [lit("a"), lit("b"), lit("c")], [lit("a"), lit("c")], [lit("c")],
+        ])
+        // After a host, as before.
+        #expect(try #require(parsed("myapp://h(/a)")).variants == [[lit("h"), lit("a")], [lit("h")]])
+    }
+
+    @Test func aGroupOpensACustomSchemePathAsItOpensAWebOne() throws {
+        // The same path after "://" gives the same variants, the host aside.
+        for path in ["(/a)", "(/a)(/*rest)", "(/:p0)/x", "(/a)/b(/c)", "(/{v:int})"] {
+            let web = try #require(parsed("https://" + path))
+            let custom = try #require(parsed("myapp://" + path))
+            #expect(web.host == .any)
+            #expect(custom.variants == web.variants, "\(path)")
+            let global = try #require(parsed(path))
+            #expect(custom.variants == global.variants, "\(path)")
+        }
+    }
+
     @Test func webSchemesComeFromTheOptions() throws {
         let custom = try #require(parsed("myapp-web://Shop.example/a", webSchemes: ["myapp-web"]))
         #expect(custom.host == .exact("shop.example"))
@@ -251,7 +283,10 @@ struct RejectedPattern: CustomTestStringConvertible, Sendable {
         RejectedPattern("//a", 0), RejectedPattern("/a//b", 2), RejectedPattern("/a//", 2),
         RejectedPattern("myapp:////a", 8), RejectedPattern("myapp://a//b", 9), RejectedPattern("http://h//a", 8),
         // groups
-        RejectedPattern("/a/(/b)", 3), RejectedPattern("/(/a)", 1), RejectedPattern("myapp://(/a)", 8),
+        RejectedPattern("/a/(/b)", 3), RejectedPattern("/(/a)", 1), RejectedPattern("myapp://a/(/b)", 10),
+        RejectedPattern("https://x.com/(/a)", 14), RejectedPattern("myapp:///(/a)", 9), RejectedPattern("https:///(/a)", 9),
+        RejectedPattern("myapp://()", 8), RejectedPattern("myapp://(a)", 9), RejectedPattern("myapp://(/a", 8),
+        RejectedPattern("myapp://(/a)b", 12), RejectedPattern("myapp://(/*)/a", 10),
         RejectedPattern("()", 0), RejectedPattern("/a()", 2), RejectedPattern("(/)", 1), RejectedPattern("/a(/b/)", 5),
         RejectedPattern("/a(/b)c", 6), RejectedPattern("/a(/b):c", 6), RejectedPattern("(a)", 1),
         RejectedPattern("/a(/b", 2), RejectedPattern("/a(/b/", 2), RejectedPattern("/a(/b(/c)", 2),
@@ -361,6 +396,7 @@ struct RejectedPattern: CustomTestStringConvertible, Sendable {
         #expect(message("/*/a").contains("last segment"))
         #expect(message("/a(/b").contains("unbalanced '('"))
         #expect(message("/a)").contains("unbalanced ')'"))
+        #expect(message("/a/(/b)").contains("a group must follow a segment or start the path"))
         #expect(message("/a%4").contains("percent-escape"))
     }
 

@@ -180,7 +180,8 @@ struct ReferenceMatcher {
             table = scheme
             let rest = path[(colon + 3)...]
             if options.webSchemes.contains(scheme) {
-                let hostEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+                // The host ends where the path starts: at its first '/' or a group's '('.
+                let hostEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "(") } ?? rest.endIndex
                 let hostText = lowerASCII(String(decoding: rest[..<hostEnd], as: UTF8.self))
                 if hostText.isEmpty || hostText == "*" {
                     host = .any
@@ -190,6 +191,10 @@ struct ReferenceMatcher {
                     host = .exact(hostText)
                 }
                 path = rest[hostEnd...]
+            } else if rest.first == UInt8(ascii: "(") {
+                // A group opening the path right after "://": the host is its first segment when
+                // it is present, the next one when it is not.
+                path = rest
             } else {
                 // A custom scheme's host is the first path segment.
                 path = ([UInt8(ascii: "/")] + rest)[...]

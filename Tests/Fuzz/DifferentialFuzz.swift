@@ -90,15 +90,14 @@ private struct Generator {
                 items.append(.piece(.parameter, ":h"))
             }
         }
-        let fixed = items.count
         for _ in 0..<input.below(5) { items.append(piece()) }
-        // Groups wrap plain segments, never a custom host; web paths never start with a group.
+        // Groups wrap plain segments, a custom host included; a path may start with a group, right
+        // after "scheme://" or a web host.
         var groups = input.chance(1, in: 4) ? 1 + input.below(3) : 0
         while groups > 0 {
             groups -= 1
-            let lowest = fixed + (isWeb(table) ? 1 : 0)
-            guard items.count > lowest else { break }
-            let start = lowest + input.below(items.count - lowest)
+            guard !items.isEmpty else { break }
+            let start = input.below(items.count)
             let end = start + 1 + input.below(min(2, items.count - start))
             items.replaceSubrange(start..<end, with: [.group(Array(items[start..<end]))])
         }
@@ -110,17 +109,14 @@ private struct Generator {
         let pattern: String
         switch table {
         case .global: pattern = path.isEmpty ? (input.chance(1, in: 2) ? "/" : "") : path
-        case .custom(let scheme): pattern = scheme + "://" + path.dropFirst()
+        case .custom(let scheme):
+            // The host is the first segment, or the first in a group opening the path.
+            pattern = scheme + "://" + (path.hasPrefix("(") ? path[...] : path.dropFirst())
         case .web(let scheme, let host): pattern = scheme + "://" + host + path
         }
         let priority: Int32 = input.chance(1, in: 8) ? input.pick([1, -1, 2, Int32.max, Int32.min]) : 0
         let id: UInt64 = input.chance(1, in: 8) ? UInt64(1 + input.below(3)) : UInt64(100 + index)
         return GeneratedRoute(pattern: pattern, priority: priority, id: id, table: table, variants: expand(items))
-    }
-
-    private func isWeb(_ table: Table) -> Bool {
-        if case .web = table { return true }
-        return false
     }
 
     private func isWildcard(_ piece: Piece) -> Bool {

@@ -321,6 +321,8 @@ static void test_add_and_errors(void) {
     PATTERN_ERROR("/a#b", FR_EPATTERN, 2);
     PATTERN_ERROR("/a<b", FR_EPATTERN, 2);
     PATTERN_ERROR("/a/(/b)", FR_EPATTERN, 3);
+    PATTERN_ERROR("myapp://a/(/b)", FR_EPATTERN, 10); /* a group after a slash, in any table */
+    PATTERN_ERROR("myapp:///(/a)", FR_EPATTERN, 9);
     PATTERN_ERROR("/a()", FR_EPATTERN, 2);
     PATTERN_ERROR("/a(/b)c", FR_EPATTERN, 6);
     PATTERN_ERROR("/{x:}", FR_EPATTERN, 3);      /* the empty constraint */
@@ -644,6 +646,28 @@ static void test_schemes_and_hosts(void) {
     CHECK_INT(match(r, "https://example.com/users/3", m), FR_OK); /* path only, via global */
     CHECK_ID(fr_match_route_id(m), 2);
     CHECK_INT(match(r, "https://example.com/", m), FR_NOMATCH);
+
+    /* A group may open a custom scheme's path right after "://", as it may a web one's. */
+    fr_router *g = fr_router_new(FR_NO_GLOBAL_FALLBACK);
+    CHECK_INT(add(g, "myapp://(/a)(/*rest)", 0, 1), FR_OK);
+    CHECK_INT(add(g, "app://(/:p0)/x", 0, 2), FR_OK);
+    CHECK_INT(match(g, "myapp://a/x/y", m), FR_OK); /* the group's segment is the host */
+    CHECK_ID(fr_match_route_id(m), 1);
+    PAIRS(m, "rest", "x/y");
+    CHECK_INT(fr_match_next(m), FR_OK);             /* then the variant without it */
+    CHECK_ID(fr_match_route_id(m), 1);
+    PAIRS(m, "rest", "a/x/y");
+    CHECK_INT(match(g, "myapp://", m), FR_OK);      /* the variant without segments: the root */
+    CHECK_ID(fr_match_route_id(m), 1);
+    CHECK_INT(fr_match_param_count(m), 0);
+    CHECK_INT(match(g, "app://v/x", m), FR_OK);
+    CHECK_ID(fr_match_route_id(m), 2);
+    PAIRS(m, "p0", "v");
+    CHECK_INT(match(g, "app://x", m), FR_OK);
+    CHECK_ID(fr_match_route_id(m), 2);
+    CHECK_INT(fr_match_param_count(m), 0);
+    CHECK_INT(match(g, "app://v/w", m), FR_NOMATCH);
+    fr_router_free(g);
 
     fr_match_free(m);
     fr_router_free(r);

@@ -88,9 +88,13 @@ private struct PatternReader {
                 // A custom scheme's host is its first path segment: read "scheme://REST" as the path
                 // "/REST", starting at the second slash of "://" so offsets stay those of the input.
                 // An empty host ("scheme:///REST", as the grammar allows) leaves the path "/REST"
-                // too, as it does in a URL.
+                // too, as it does in a URL. A group may open the path right after "://", as it does
+                // after a web host: "scheme://(/a)/b" is the path "(/a)/b", so a URL's host is `a`
+                // in the variant with the group and `b` in the one without.
                 position += 2
-                if byte(at: position + 1) == UInt8(ascii: "/") { position += 1 }
+                if let next = byte(at: position + 1), next == UInt8(ascii: "/") || next == UInt8(ascii: "(") {
+                    position += 1
+                }
             }
         }
         if !bytes[position...].contains(UInt8(ascii: "(")) {
