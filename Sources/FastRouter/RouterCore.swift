@@ -11,9 +11,8 @@ import Synchronization
 package final class RouterCore: @unchecked Sendable {
     package let options: RouterOptions
     let webSchemes: WebSchemes
-    /// The two table sides; `activeSide` says which one readers use.
-    private let sides: UnsafeMutablePointer<TableSide>
-    private let activeSide = Atomic<Int>(0)
+    /// The tables, kept as two identical sides, and which one readers use.
+    let tables = PublishedTables()
     let writer = Mutex(WriterState())
     /// Regex constraints that hit PCRE2's match or depth limit (docs/SEMANTICS.md §3.4).
     let regexLimitHits = Atomic<Int>(0)
@@ -32,9 +31,6 @@ package final class RouterCore: @unchecked Sendable {
         self.names = names
         holdsPayloads = releasePayload != nil
         webSchemes = WebSchemes(options.webSchemes)
-        sides = .allocate(capacity: 2)
-        sides.initialize(to: TableSide())
-        (sides + 1).initialize(to: TableSide())
         writer.withLock { $0.releasePayload = releasePayload }
     }
 
@@ -44,15 +40,12 @@ package final class RouterCore: @unchecked Sendable {
             // Every expansion of a route carries the route's one payload.
             for index in state.routes.liveIndexes {
                 let first = state.routes.records[Int(index)].firstVariant
-                if let payload = sides[0].variants[Int(first)].payload { release(payload) }
+                if let payload = tables.published.variants[Int(first)].payload { release(payload) }
             }
             // No reader can use a router that is being freed.
             state.reclaimer.releaseAll(release: release)
         }
-        sides[0].deallocate()
-        sides[1].deallocate()
-        sides.deinitialize(count: 2)
-        sides.deallocate()
+        tables.deallocate()
         webSchemes.deallocate()
     }
 
@@ -68,59 +61,16 @@ package final class RouterCore: @unchecked Sendable {
 
     // MARK: Publication
 
-    /// Applies a change to the inactive side, publishes it, waits out readers of the other side,
-    /// applies the same change there and sends readers back to it. `body` must be deterministic:
-    /// both sides stay identical.
-    ///
-    /// Readers return to the same side after every update, so the other copy is read only for
-    /// the microseconds an update takes: readers of a table larger than the caches do not
-    /// alternate between two cold copies while a writer keeps changing it.
-    ///
-    /// `body` may throw only before it changes anything, and only on the first side: then
-    /// nothing is published and both sides stay as they were. (The second application repeats
-    /// one that succeeded on an identical side, so it cannot throw.)
+    /// Applies a change to both table sides, publishing it to readers in between (see
+    /// ``PublishedTables/apply(router:_:)``). Writers call it under the writer lock.
     func apply<Failure: Error>(_ body: (inout TableSide) throws(Failure) -> Void) throws(Failure) {
-        let home = activeSide.load(ordering: .relaxed)
-        try body(&sides[1 - home])
-        publish(1 - home)
-        do {
-            try body(&sides[home])
-        } catch {
-            preconditionFailure("a table change failed on the second side after succeeding on the first")
-        }
-        publish(home)
+        try tables.apply(router: tag, body)
     }
 
-    /// Like ``apply(_:)`` for large batches: the second side becomes a copy of the first instead
-    /// of replaying the work. When `body` throws, the side it changed is restored from the
-    /// published one and nothing is published.
-    ///
-    /// Before it is published and copied, the changed side gives back the room its buffers grew
-    /// into and do not use (up to half of each, growth doubling them): the copy is then exactly
-    /// as large as the tables, and the next addition grows a buffer by remapping its pages.
+    /// Applies a large batch to one side and copies it to the other (see
+    /// ``PublishedTables/applyBatch(router:_:)``).
     func applyBatch<Result>(_ body: (inout TableSide) throws(RouterError) -> Result) throws(RouterError) -> Result {
-        let home = activeSide.load(ordering: .relaxed)
-        let result: Result
-        do {
-            result = try body(&sides[1 - home])
-            sides[1 - home].shrinkToFit()
-        } catch {
-            sides[1 - home].deallocate()
-            sides[1 - home] = sides[home].clone()
-            throw error
-        }
-        publish(1 - home)
-        sides[home].deallocate()
-        sides[home] = sides[1 - home].clone()
-        publish(home)
-        return result
-    }
-
-    /// Makes `side` the one new lookups read and waits until no lookup reads the other one,
-    /// which the writer may then change.
-    private func publish(_ side: Int) {
-        activeSide.store(side, ordering: .sequentiallyConsistent)
-        ReaderRegistry.waitForReaders(in: tag)
+        try tables.applyBatch(router: tag, body)
     }
 
     // MARK: Lookup
@@ -140,7 +90,7 @@ package final class RouterCore: @unchecked Sendable {
         let limitHits = state.pointer(to: \.limitHits)!
         limitHits.pointee = 0
         scratch.slot.enter(router: tag)
-        let side = sides + activeSide.load(ordering: .sequentiallyConsistent)
+        let side = tables.current
         // One walker serves both tables; built in place, it reads the URL from the scratch.
         let walker = TrieWalker(side: side.pointee, input: state.pointee.lookupInput(foldAll: options.caseInsensitivePaths),
                                 candidates: state.pointer(to: \.candidates)!, regexScratch: regexScratch,
@@ -211,7 +161,7 @@ package final class RouterCore: @unchecked Sendable {
     }
 
     /// Bytes held by both table sides.
-    var tableBytes: Int { writer.withLock { _ in sides[0].allocatedBytes + sides[1].allocatedBytes } }
+    var tableBytes: Int { writer.withLock { _ in tables.allocatedBytes } }
 
     /// Runs `body` on the registered routes (in registration order) and the current side, both
     /// read under one hold of the writer lock, so they describe the same version of the table.
@@ -223,11 +173,11 @@ package final class RouterCore: @unchecked Sendable {
     }
 
     /// The side readers use; only unchanging while the caller holds the writer lock.
-    var publishedSide: TableSide { sides[activeSide.load(ordering: .relaxed)] }
+    var publishedSide: TableSide { tables.published }
 
     /// Runs `body` on the current side under the writer lock (no writer can change it meanwhile).
     func withStableSide<R>(_ body: (TableSide) -> R) -> R {
-        writer.withLock { _ in body(sides[activeSide.load(ordering: .relaxed)]) }
+        writer.withLock { _ in body(tables.published) }
     }
 }
 
