@@ -247,7 +247,7 @@ TOOLCHAIN_CC ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
 FUZZ_DIR := $(CURDIR)/.build-fuzz
 FUZZERS := pattern match differential cabi
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -parse-as-library -O -I Sources/CPCRE2 \
-    -Xcc -fmodule-map-file=Sources/CPCRE2/module.modulemap
+    -Xcc -fmodule-map-file=Sources/CPCRE2/module.modulemap -Xcc -fmodule-map-file=Sources/CFastRouter/module.modulemap
 FUZZ_SOURCES_pattern := Tests/Fuzz/PatternFuzz.swift
 FUZZ_SOURCES_match := Tests/Fuzz/MatchFuzz.swift
 FUZZ_SOURCES_differential := Tests/Fuzz/DifferentialFuzz.swift Tests/FastRouterTests/ReferenceMatcher.swift
@@ -285,7 +285,7 @@ FUZZ_LIBRARIES = $(foreach module,$(FUZZ_MODULES),$(FUZZ_DIR)/lib$(module).a)
 
 define FUZZ_MODULE_RULE
 $(FUZZ_DIR)/lib$(1).a: $(shell find Sources/$(1) -name '*.swift') $(foreach dep,$(FUZZ_DEPS_$(1)),$(FUZZ_DIR)/lib$(dep).a) \
-    Sources/CPCRE2/shim.h Sources/CPCRE2/module.modulemap
+    Sources/CPCRE2/shim.h Sources/CPCRE2/module.modulemap Sources/CFastRouter/module.modulemap include/fastrouter.h
 	@mkdir -p $(FUZZ_DIR)
 	@echo "building $$@ (libFuzzer coverage + AddressSanitizer, -enable-testing)"
 	@$(SWIFTC) -emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/$(1).swiftmodule -I $(FUZZ_DIR) \

@@ -44,7 +44,7 @@ let package = Package(
         // The C boundary: one @_cdecl entry point per function of include/fastrouter.h.
         .target(
             name: "FastRouterCABI",
-            dependencies: ["FastRouter", "FastRouterLint"]
+            dependencies: ["FastRouter", "FastRouterLint", "CFastRouter"]
         ),
         // include/fastrouter.h as a C module, so Swift code calls the C API as a C program does.
         .systemLibrary(
@@ -74,7 +74,7 @@ let package = Package(
             name: "FastRouterTests",
             // A few regression and decoding tests cross into the other modules (the C exports,
             // the linter's candidate walk, typed deep-link arguments).
-            dependencies: ["FastRouter", "FastRouterCABI", "FastRouterLint", "FastRouterDeepLinks"]
+            dependencies: ["FastRouter", "FastRouterCABI", "FastRouterLint", "FastRouterDeepLinks", "CFastRouter"]
         ),
         .testTarget(
             name: "FastRouterDeepLinksTests",

@@ -1,3 +1,4 @@
+import CFastRouter
 import FastRouter
 import FastRouterLint
 
@@ -6,16 +7,7 @@ import FastRouterLint
 // RouterCore's and MatchScratch's.
 //
 // `fr_router *` is an unmanaged +1 reference to a RouterCore, `fr_match *` one to a MatchScratch.
-// C types that Swift cannot name in a @_cdecl signature (`fr_str *`, `fr_error *`) arrive as raw
-// pointers and go through the layout-compatible views in CTypes.swift.
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+// The other C types (`fr_str`, `fr_error`) are the header's own structs (module CFastRouter).
 
 // MARK: Conversions
 
@@ -51,8 +43,8 @@ private func bytes(_ pointer: UnsafePointer<CChar>?, _ length: UInt, limit: Int 
 }
 
 /// The string of one `fr_str`, or `nil` when it is not valid UTF-8 or has NULL with a length.
-private func string(_ value: FRStr) -> String? {
-    guard let buffer = bytes(value.ptr, UInt(bitPattern: value.len)) else { return nil }
+private func string(_ value: fr_str) -> String? {
+    guard let buffer = bytes(value.ptr, UInt(value.len)) else { return nil }
     return String(validating: buffer, as: UTF8.self)
 }
 
@@ -112,28 +104,28 @@ package func frRouterFree(_ router: OpaquePointer?) {
 /// `fr_router_add`: registers a route; writes `err` (an `fr_error *`) whenever it is given.
 @_cdecl("fr_router_add")
 package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ length: UInt,
-                        _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutableRawPointer?) -> Int32 {
+                        _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
     guard let router else {
-        FRError.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
         return FRStatus.invalidArgument
     }
     guard let pattern = bytes(pattern, length, limit: patternLengthLimit) else {
-        FRError.store(code: FRStatus.invalidArgument, offset: 0, message: "pattern is NULL but its length is not 0",
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "pattern is NULL but its length is not 0",
                       to: err)
         return FRStatus.invalidArgument
     }
     guard routeID != frNoRoute else {
-        FRError.store(code: FRStatus.invalidArgument, offset: 0,
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0,
                       message: "route id UINT64_MAX is reserved (FR_NO_ROUTE)", to: err)
         return FRStatus.invalidArgument
     }
     do {
         try routerCore(router).takeUnretainedValue().add(pattern: pattern, priority: priority, id: routeID, payload: nil)
     } catch {
-        FRError.store(code: error.code.rawValue, offset: error.offset, message: error.message, to: err)
-        return error.code.rawValue
+        fr_error.store(code: FRStatus.of(error.code), offset: error.offset, message: error.message, to: err)
+        return FRStatus.of(error.code)
     }
-    FRError.storeSuccess(to: err)
+    fr_error.storeSuccess(to: err)
     return FRStatus.ok
 }
 
@@ -154,8 +146,8 @@ package func frRouterCount(_ router: OpaquePointer?) -> Int {
 
 /// `fr_router_url`: reverse routing into a caller's buffer; `names` and `values` are `fr_str` arrays.
 @_cdecl("fr_router_url")
-package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: UnsafeRawPointer?,
-                        _ values: UnsafeRawPointer?, _ count: UInt, _ buffer: UnsafeMutablePointer<CChar>?,
+package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: UnsafePointer<fr_str>?,
+                        _ values: UnsafePointer<fr_str>?, _ count: UInt, _ buffer: UnsafeMutablePointer<CChar>?,
                         _ capacity: UInt, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
     guard let router, routeID != frNoRoute, buffer != nil || capacity == 0, count <= UInt(Int.max / 16) else {
@@ -166,8 +158,8 @@ package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: U
         guard let names, let values else { return FRStatus.invalidArgument }
         parameters.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
-            guard let name = string(FRStr.load(names, at: index)),
-                  let value = string(FRStr.load(values, at: index)) else { return FRStatus.invalidArgument }
+            guard let name = string(names[index]),
+                  let value = string(values[index]) else { return FRStatus.invalidArgument }
             parameters.append((name, value))
         }
     }
@@ -175,7 +167,7 @@ package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: U
     do {
         url = try routerCore(router).takeUnretainedValue().url(for: routeID, parameters: parameters)
     } catch {
-        return error.code.rawValue
+        return FRStatus.of(error.code)
     }
     return copyOut(url, buffer, capacity, needed)
 }
@@ -256,53 +248,48 @@ package func frMatchParamCount(_ match: OpaquePointer?) -> Int {
 
 /// `fr_match_param_at`: the pair at `index`; `name` and `value` are optional `fr_str *`.
 @_cdecl("fr_match_param_at")
-package func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: UnsafeMutableRawPointer?,
-                           _ value: UnsafeMutableRawPointer?) -> Int32 {
+package func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: UnsafeMutablePointer<fr_str>?,
+                           _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
     guard let match else {
-        FRStr.store(.absent, to: name)
-        FRStr.store(.absent, to: value)
+        name?.pointee = .absent
+        value?.pointee = .absent
         return FRStatus.invalidArgument
     }
     let pair = matchScratch(match)._withUnsafeGuaranteedRef { scratch in
         index <= UInt(Int.max) ? scratch.parameter(at: Int(index)) : nil
     }
     guard let pair else {
-        FRStr.store(.absent, to: name)
-        FRStr.store(.absent, to: value)
+        name?.pointee = .absent
+        value?.pointee = .absent
         return FRStatus.notFound
     }
-    FRStr.store(FRStr(pair.name), to: name)
-    FRStr.store(FRStr(pair.value), to: value)
+    name?.pointee = fr_str(pair.name)
+    value?.pointee = fr_str(pair.value)
     return FRStatus.ok
 }
 
 /// `fr_match_param`: the value of the first pair named `name`; `value` is an optional `fr_str *`.
 @_cdecl("fr_match_param")
 package func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ length: UInt,
-                         _ value: UnsafeMutableRawPointer?) -> Int32 {
+                         _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
     guard let match, let name = bytes(name, length) else {
-        FRStr.store(.absent, to: value)
+        value?.pointee = .absent
         return FRStatus.invalidArgument
     }
     guard let found = matchScratch(match)._withUnsafeGuaranteedRef({ $0.parameter(named: name) }) else {
-        FRStr.store(.absent, to: value)
+        value?.pointee = .absent
         return FRStatus.notFound
     }
-    FRStr.store(FRStr(found), to: value)
+    value?.pointee = fr_str(found)
     return FRStatus.ok
 }
 
 /// `fr_match_fragment`: the raw fragment of the matched URL, or `{NULL, 0}`.
-///
-/// Returned as `iovec`: a Swift-defined struct cannot be a @_cdecl result, and `iovec`
-/// (`{ void *iov_base; size_t iov_len; }`) is a C struct with the exact layout and calling-
-/// convention class of `fr_str` (two pointer-sized integer words, returned in registers), so the
-/// C caller receives an `fr_str`.
 @_cdecl("fr_match_fragment")
-package func frMatchFragment(_ match: OpaquePointer?) -> iovec {
+package func frMatchFragment(_ match: OpaquePointer?) -> fr_str {
     guard let match,
           let fragment = matchScratch(match)._withUnsafeGuaranteedRef({ $0.fragmentBytes }) else {
-        return iovec(iov_base: nil, iov_len: 0)
+        return .absent
     }
-    return iovec(iov_base: UnsafeMutableRawPointer(mutating: fragment.baseAddress), iov_len: fragment.count)
+    return fr_str(fragment)
 }

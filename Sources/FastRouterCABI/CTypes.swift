@@ -1,62 +1,22 @@
+import CFastRouter
 import FastRouter
-import FastRouterLint
 
-// Swift views of the value types and constants of include/fastrouter.h.
-//
-// The module does not import its own header (the package has no C target for it), so the C types
-// are mirrored here with the same layout, and the exports read and write them through raw
-// pointers. Tests/c/test_api.c asserts the C side of every layout fact relied on here.
+// The value types and constants of include/fastrouter.h as the exports use them. The header is
+// imported (module CFastRouter), so `fr_str` and `fr_error` are the C structs themselves: no
+// layout is written down twice.
 
-/// Swift view of `fr_str`: `{ const char *ptr; size_t len; }`, two machine words.
-struct FRStr {
-    /// First byte, or `nil` for the absent string.
-    var ptr: UnsafePointer<CChar>?
-    /// Number of bytes.
-    var len: Int
-
+extension fr_str {
     /// `{NULL, 0}`: no value.
-    static var absent: FRStr { FRStr(ptr: nil, len: 0) }
+    static var absent: fr_str { fr_str(ptr: nil, len: 0) }
 
     /// A view of `bytes`; a present empty value keeps its non-NULL pointer.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        ptr = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-        len = bytes.count
-    }
-
-    /// A string from its parts.
-    init(ptr: UnsafePointer<CChar>?, len: Int) {
-        self.ptr = ptr
-        self.len = len
-    }
-
-    /// Writes `value` to a caller's `fr_str *` when it is not NULL.
-    ///
-    /// Safety: `destination` is NULL or points to a writable `fr_str`; `storeBytes` copies the
-    /// two words without binding the caller's memory to a Swift type.
-    static func store(_ value: FRStr, to destination: UnsafeMutableRawPointer?) {
-        destination?.storeBytes(of: value, as: FRStr.self)
-    }
-
-    /// The `index`-th element of a caller's `const fr_str *` array.
-    ///
-    /// Safety: `array` holds at least `index + 1` elements, aligned as C aligns `fr_str`.
-    static func load(_ array: UnsafeRawPointer, at index: Int) -> FRStr {
-        array.load(fromByteOffset: index * MemoryLayout<FRStr>.stride, as: FRStr.self)
+        self.init(ptr: bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                  len: bytes.count)
     }
 }
 
-/// Swift view of `fr_error`: `{ int code; size_t offset; char message[256]; }`.
-///
-/// `InlineArray` lays the message out inline like the C array, so size, alignment and field
-/// offsets match the C struct on every ABI where `int` is 32 bits.
-struct FRError {
-    /// The status the failing function returned.
-    var code: Int32
-    /// Byte offset of the offending construct in the pattern, else 0.
-    var offset: Int
-    /// NUL-terminated message, at most 255 bytes before the NUL.
-    var message: InlineArray<256, CChar>
-
+extension fr_error {
     /// Bytes of the message, not counting the NUL.
     static let messageCapacity = 255
 
@@ -64,14 +24,12 @@ struct FRError {
     ///
     /// The message is cut to 255 bytes at a UTF-8 character boundary, so a truncated message is
     /// still valid UTF-8.
-    ///
-    /// Safety: `destination` is NULL or points to a writable `fr_error`; the fields are stored at
-    /// the offsets of this layout-compatible struct, without binding the caller's memory.
-    static func store(code: Int32, offset: Int, message: String, to destination: UnsafeMutableRawPointer?) {
+    static func store(code: Int32, offset: Int, message: String, to destination: UnsafeMutablePointer<fr_error>?) {
         guard let destination else { return }
-        destination.storeBytes(of: code, toByteOffset: MemoryLayout<FRError>.offset(of: \.code)!, as: Int32.self)
-        destination.storeBytes(of: offset, toByteOffset: MemoryLayout<FRError>.offset(of: \.offset)!, as: Int.self)
-        let text = destination + MemoryLayout<FRError>.offset(of: \.message)!
+        destination.pointer(to: \.code)!.pointee = code
+        destination.pointer(to: \.offset)!.pointee = offset
+        // Safety: `message` is the C array `char message[256]`, 256 contiguous CChars.
+        let text = UnsafeMutableRawPointer(destination.pointer(to: \.message)!)
         var message = message
         message.withUTF8 { bytes in
             var count = min(bytes.count, messageCapacity)
@@ -85,32 +43,43 @@ struct FRError {
     }
 
     /// Writes success (`FR_OK`, offset 0, empty message) to a caller's `fr_error *`.
-    static func storeSuccess(to destination: UnsafeMutableRawPointer?) {
+    static func storeSuccess(to destination: UnsafeMutablePointer<fr_error>?) {
         store(code: FRStatus.ok, offset: 0, message: "", to: destination)
     }
 }
 
-/// The `FR_*` status codes. Errors are the raw values of ``RouterError/Code``, so Swift and C
-/// share one list.
+/// The `FR_*` status codes of the header, and the mapping of the core's results onto them.
 enum FRStatus {
     /// `FR_OK`: success, or a route matched.
-    static let ok: Int32 = 0
+    static let ok = Int32(FR_OK)
     /// `FR_NOMATCH`: no (further) route matches.
-    static let noMatch: Int32 = 1
+    static let noMatch = Int32(FR_NOMATCH)
     /// `FR_EINVAL`.
-    static let invalidArgument = RouterError.Code.invalidArgument.rawValue
-    /// `FR_EPATTERN`.
-    static let invalidPattern = RouterError.Code.invalidPattern.rawValue
-    /// `FR_EREGEX`.
-    static let invalidRegex = RouterError.Code.invalidRegex.rawValue
-    /// `FR_EDUPLICATE`.
-    static let duplicateRoute = RouterError.Code.duplicateRoute.rawValue
+    static let invalidArgument = Int32(FR_EINVAL)
     /// `FR_EURL`.
-    static let invalidURL = RouterError.Code.invalidURL.rawValue
+    static let invalidURL = Int32(FR_EURL)
     /// `FR_ENOTFOUND`.
-    static let notFound = RouterError.Code.notFound.rawValue
+    static let notFound = Int32(FR_ENOTFOUND)
     /// `FR_ENOMEM`.
-    static let outOfMemory = RouterError.Code.outOfMemory.rawValue
+    static let outOfMemory = Int32(FR_ENOMEM)
+
+    /// The status of a router error.
+    static func of(_ code: RouterError.Code) -> Int32 {
+        switch code {
+        case .invalidArgument: return Int32(FR_EINVAL)
+        case .invalidPattern: return Int32(FR_EPATTERN)
+        case .invalidRegex: return Int32(FR_EREGEX)
+        case .duplicateRoute: return Int32(FR_EDUPLICATE)
+        case .invalidURL: return Int32(FR_EURL)
+        case .notFound: return Int32(FR_ENOTFOUND)
+        case .outOfMemory: return Int32(FR_ENOMEM)
+        }
+    }
+
+    /// The router error a status stands for, or `nil` for `FR_OK`, `FR_NOMATCH` and unknown codes.
+    static func code(of status: Int32) -> RouterError.Code? {
+        RouterError.Code.allCases.first { of($0) == status }
+    }
 
     /// The status of a lookup or a decline: `FR_OK`, `FR_NOMATCH` or `FR_EURL`.
     @inline(__always)
@@ -132,7 +101,7 @@ enum FRStatus {
         case noMatch: return "no match"
         default: break
         }
-        guard let known = RouterError.Code(rawValue: code) else { return "unknown status" }
+        guard let known = Self.code(of: code) else { return "unknown status" }
         let text: StaticString
         switch known {
         case .invalidArgument: text = "invalid argument"
@@ -151,11 +120,11 @@ enum FRStatus {
 /// The `FR_*` flags of `fr_router_new`.
 enum FRFlag {
     /// `FR_CASE_INSENSITIVE`: path literals compare ASCII case-insensitively.
-    static let caseInsensitive: UInt32 = 1 << 0
+    static let caseInsensitive = UInt32(FR_CASE_INSENSITIVE)
     /// `FR_NO_GLOBAL_FALLBACK`: a URL with a scheme never falls back to the global table.
-    static let noGlobalFallback: UInt32 = 1 << 1
+    static let noGlobalFallback = UInt32(FR_NO_GLOBAL_FALLBACK)
     /// `FR_NO_PLUS_AS_SPACE`: `+` in the query stays a `+`.
-    static let noPlusAsSpace: UInt32 = 1 << 2
+    static let noPlusAsSpace = UInt32(FR_NO_PLUS_AS_SPACE)
     /// Every defined flag; any other bit makes `fr_router_new` return NULL.
     static let all: UInt32 = caseInsensitive | noGlobalFallback | noPlusAsSpace
 
@@ -174,5 +143,5 @@ enum FRFlag {
 /// `FR_NO_ROUTE`: no current match; reserved as a route id.
 let frNoRoute = UInt64.max
 
-/// `FR_VERSION` of the header; `fr_version` returns it.
+/// `FR_VERSION` of the header; `fr_version` returns it (a test checks the two agree).
 let frVersionText: StaticString = "0.1.0"

@@ -1,4 +1,5 @@
 import FastRouter
+
 /// A parameter that is missing or does not convert to the type asked for.
 ///
 /// Its description names the parameter, the value and the type:

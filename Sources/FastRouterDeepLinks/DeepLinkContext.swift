@@ -1,4 +1,5 @@
 import FastRouter
+
 /// What a deep-link handler receives: the URL, the route that matched, its parameters (raw and
 /// typed) and the caller's `userInfo`.
 ///

@@ -1,5 +1,6 @@
 import FastRouter
 import FastRouterLint
+
 /// Routes incoming deep links and universal links to handlers, in precedence order, until one accepts.
 ///
 /// ```swift

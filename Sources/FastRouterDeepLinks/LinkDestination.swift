@@ -1,5 +1,6 @@
 import FastRouter
 import FastRouterLint
+
 /// One case of a destination enum and the links that lead to it: a single declaration that
 /// parses links into the case and, optionally, builds links back from it.
 ///

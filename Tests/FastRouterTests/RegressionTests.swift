@@ -3,6 +3,7 @@
 @testable import FastRouterLint
 import Foundation
 import Synchronization
+import CFastRouter
 import Testing
 
 /// Inputs found by the fuzzers (Tests/Fuzz), the soak and the bad-input catalogue, minimised,
@@ -51,14 +52,13 @@ import Testing
         let pattern: [UInt8] = Array("/n".utf8) + [0xD5] + Array("%A7".utf8)
         let router = frRouterNew(0)
         defer { frRouterFree(router) }
-        var error = [UInt8](repeating: 0xAA, count: 512)
+        var error = fr_error()
         let added = pattern.withUnsafeBufferPointer { bytes in
             frRouterAdd(router, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
                         UInt(bytes.count), 0, 1, &error)
         }
         #expect(added == RouterError.Code.invalidPattern.rawValue)
-        let offset = error.withUnsafeBytes { $0.load(fromByteOffset: MemoryLayout<FRError>.offset(of: \.offset)!, as: Int.self) }
-        #expect(offset == 2)
+        #expect(error.offset == 2)
         #expect(frRouterCount(router) == 0)
         // The Swift core refuses the same bytes at the same offset.
         let core = RouterCore(options: RouterOptions())
@@ -310,12 +310,12 @@ import Testing
                 return copy
             }
             defer { storage.forEach { $0.deallocate() } }
-            let names = pairs.indices.map { FRStr(ptr: UnsafePointer(storage[2 * $0]), len: pairs[$0].0.utf8.count) }
-            let values = pairs.indices.map { FRStr(ptr: UnsafePointer(storage[2 * $0 + 1]), len: pairs[$0].1.utf8.count) }
+            let names = pairs.indices.map { fr_str(ptr: UnsafePointer(storage[2 * $0]), len: pairs[$0].0.utf8.count) }
+            let values = pairs.indices.map { fr_str(ptr: UnsafePointer(storage[2 * $0 + 1]), len: pairs[$0].1.utf8.count) }
             var buffer = [CChar](repeating: 0, count: 64)
             var needed = -1
-            let status = names.withUnsafeBytes { n in
-                values.withUnsafeBytes { v in
+            let status = names.withUnsafeBufferPointer { n in
+                values.withUnsafeBufferPointer { v in
                     frRouterURL(c, id, n.baseAddress, v.baseAddress, UInt(pairs.count), &buffer, UInt(buffer.count), &needed)
                 }
             }

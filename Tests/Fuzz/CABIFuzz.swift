@@ -21,6 +21,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFastRouter
 
 private let FR_OK: Int32 = 0
 private let FR_NOMATCH: Int32 = 1
@@ -33,11 +34,11 @@ private let FR_ENOTFOUND: Int32 = -6
 private let FR_ENOMEM: Int32 = -7
 private let FR_NO_ROUTE = UInt64.max
 
-/// `sizeof(fr_str)`, `sizeof(fr_error)` and its field offsets on LP64 (asserted by Tests/c/test_api.c).
-private let strSize = 16
-private let errorSize = 272
-private let errorOffsetField = 8
-private let errorMessageField = 16
+/// `sizeof(fr_str)`, `sizeof(fr_error)` and its field offsets, from the header's own structs.
+private let strSize = MemoryLayout<fr_str>.size
+private let errorSize = MemoryLayout<fr_error>.size
+private let errorOffsetField = MemoryLayout<fr_error>.offset(of: \.offset)!
+private let errorMessageField = MemoryLayout<fr_error>.offset(of: \.message)!
 
 private let patterns = [
     "/", "", "/users/:id", "/users/{id:int}", "/users/:id/posts(/:post)", "/files/*path", "/static/*",
@@ -89,9 +90,10 @@ private struct Session {
     /// False once the router `match` last matched against is freed, until the next lookup.
     var nextAllowed = true
     var urlBlock: UnsafeMutablePointer<CChar>?
-    let strBlock = malloc(strSize)!
-    let strBlock2 = malloc(strSize)!
-    let errorBlock = malloc(errorSize)!
+    // Exact-size heap blocks, so AddressSanitizer catches a write past one.
+    let strBlock = malloc(strSize)!.bindMemory(to: fr_str.self, capacity: 1)
+    let strBlock2 = malloc(strSize)!.bindMemory(to: fr_str.self, capacity: 1)
+    let errorBlock = malloc(errorSize)!.bindMemory(to: fr_error.self, capacity: 1)
 
     init(_ input: FuzzInput) {
         self.input = input
@@ -179,9 +181,9 @@ private struct Session {
         }
         require(status == FR_OK || frRouterCount(router) == before, "failed fr_router_add(\(text)) changed the count")
         guard withError else { return }
-        let code = errorBlock.load(as: Int32.self)
-        let offset = errorBlock.load(fromByteOffset: errorOffsetField, as: Int.self)
-        let message = errorBlock + errorMessageField
+        let code = UnsafeRawPointer(errorBlock).load(as: Int32.self)
+        let offset = UnsafeRawPointer(errorBlock).load(fromByteOffset: errorOffsetField, as: Int.self)
+        let message = UnsafeMutableRawPointer(errorBlock) + errorMessageField
         require(code == status, "fr_error.code \(code) but fr_router_add(\(text)) returned \(status)")
         guard let end = memchr(message, 0, 256) else {
             require(false, "fr_error.message of fr_router_add(\(text)) is not NUL-terminated")
@@ -291,13 +293,13 @@ private struct Session {
         require(loadStr(strBlock).ptr == nil && loadStr(strBlock).len == 0 && loadStr(strBlock2).ptr == nil,
                 "out-parameters of a missed index are not {NULL, 0}")
         let fragment = frMatchFragment(match)
-        let fragmentBytes = readString(fragment.iov_base, fragment.iov_len, "fragment")
+        let fragmentBytes = readString(fragment.ptr, fragment.len, "fragment")
         if let url {
             if let hash = url.firstIndex(of: UInt8(ascii: "#")) {
-                require(fragment.iov_base != nil && fragmentBytes == Array(url[(hash + 1)...]),
+                require(fragment.ptr != nil && fragmentBytes == Array(url[(hash + 1)...]),
                         "fragment \(show(fragmentBytes)) of \(show(url))")
             } else {
-                require(fragment.iov_base == nil && fragment.iov_len == 0, "fragment without '#' in \(show(url))")
+                require(fragment.ptr == nil && fragment.len == 0, "fragment without '#' in \(show(url))")
             }
         }
     }
@@ -307,7 +309,7 @@ private struct Session {
         require(frMatchRouteID(match) == FR_NO_ROUTE, "no current result but route id \(frMatchRouteID(match))")
         require(frMatchParamCount(match) == 0, "no current result but \(frMatchParamCount(match)) parameters")
         let fragment = frMatchFragment(match)
-        require(fragment.iov_base == nil && fragment.iov_len == 0, "no current result but a fragment")
+        require(fragment.ptr == nil && fragment.len == 0, "no current result but a fragment")
         memset(strBlock, 0x5A, strSize)
         require(frMatchParamAt(match, 0, strBlock, nil) == (match == nil ? FR_EINVAL : FR_ENOTFOUND),
                 "fr_match_param_at without a result")
@@ -375,7 +377,8 @@ private struct Session {
         let buffer = capacity > 0 ? malloc(capacity)!.assumingMemoryBound(to: CChar.self) : nil
         defer { free(buffer) }
         var needed = -1
-        let status = frRouterURL(router, id, count > 0 ? names : nil, count > 0 ? values : nil, UInt(count),
+        let status = frRouterURL(router, id, count > 0 ? UnsafePointer(names.assumingMemoryBound(to: fr_str.self)) : nil,
+                                 count > 0 ? UnsafePointer(values.assumingMemoryBound(to: fr_str.self)) : nil, UInt(count),
                                  buffer, UInt(capacity), &needed)
         require(needed >= 0, "fr_router_url left *needed unset")
         switch status {
