@@ -10,7 +10,9 @@ package final class MatchScratch {
     /// Most non-empty segments a URL may have (docs/SEMANTICS.md §3.4).
     static let maxSegments = 1024
     /// Longest URL accepted, in bytes (docs/SEMANTICS.md §3.4).
-    package static let maxURLLength = 65536
+    /// A literal, not a stored global, so that code in other modules (the C boundary) folds it
+    /// instead of calling a lazy global's accessor on every lookup.
+    @inlinable package static var maxURLLength: Int { 65536 }
     static let rankCapacity = maxSegments + 2
 
     /// This reader's announcement slot for writers' grace periods.
@@ -19,7 +21,7 @@ package final class MatchScratch {
     let regexScratch = RegexScratch()
     /// The mutable state, kept behind a pointer: mutating a class's stored properties costs a
     /// dynamic exclusivity check per access, which the lookup path cannot afford.
-    let state: UnsafeMutablePointer<ScratchState>
+    @usableFromInline let state: UnsafeMutablePointer<ScratchState>
 
     package init() {
         slot = ReaderRegistry.acquire()
@@ -35,7 +37,10 @@ package final class MatchScratch {
     }
 
     /// The route id of the current candidate, or `UInt64.max` when the last call did not match.
-    @usableFromInline package var routeID: UInt64 { state.pointee.routeID }
+    ///
+    /// This accessor and the parameter accessors below are inlinable: the C boundary calls them
+    /// after every lookup, and each is a few loads.
+    @inlinable package var routeID: UInt64 { state.pointee.routeID }
     /// The payload of the current candidate (the Swift router's value box).
     @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.payload }
     /// The stored route of the current candidate (``RouteRecord/index``), or `nil` when the last
@@ -55,13 +60,14 @@ package final class MatchScratch {
         return (state.pointee.routeID, payload, parameters)
     }
     /// Number of parameters of the current candidate, query pairs included.
-    package var parameterCount: Int { state.pointee.parameterCount }
+    @inlinable package var parameterCount: Int { state.pointee.parameterCount }
     /// The raw fragment when the last call matched and the URL has a `#`.
     package var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
     /// The wildcard's segment range of the current candidate, `nil` when it has none.
     var wildcardRange: Range<Int>? { state.pointee.wildcardRange }
 
     /// The parameter at `index`, or `nil` past the end.
+    @inlinable
     package func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
         state.pointee.parameter(at: index)
     }
@@ -82,6 +88,7 @@ package final class MatchScratch {
 }
 
 /// The buffers and results of a ``MatchScratch``; see there.
+@usableFromInline
 struct ScratchState {
     // The URL's path segments, decoded: start and length of each. Every segment lies in `url` or
     // `decoded`, so the eight bytes from any of its positions may be loaded as one word.
@@ -115,12 +122,12 @@ struct ScratchState {
     /// Candidate variants of the last lookup (indexes into the side that served it).
     var candidates = FlatBuffer<UInt32>(capacity: 16)
     /// The same candidates copied out of the table, best first.
-    var resolved = FlatBuffer<ResolvedCandidate>(capacity: 8)
+    @usableFromInline var resolved = FlatBuffer<ResolvedCandidate>(capacity: 8)
     var resolvedPositions = FlatBuffer<ParamSlot>(capacity: 32)
     /// Index of the current candidate in `resolved`, or -1 when the last call did not match.
-    var current = -1
+    @usableFromInline var current = -1
     /// Parameters of the current candidate, then the query pairs.
-    var parameters = FlatBuffer<MatchParameter>(capacity: 16)
+    @usableFromInline var parameters = FlatBuffer<MatchParameter>(capacity: 16)
     /// Two rows of segment ranks for precedence comparisons.
     let rankBuffers: UnsafeMutablePointer<UInt8>
     /// Regex matches of the current lookup that hit PCRE2's limits.
@@ -190,11 +197,12 @@ struct ScratchState {
 
     // MARK: Results
 
-    var routeID: UInt64 { current >= 0 ? resolved[current].routeID : UInt64.max }
+    @inlinable var routeID: UInt64 { current >= 0 ? resolved[current].routeID : UInt64.max }
     var payload: UnsafeMutableRawPointer? { current >= 0 ? resolved[current].payload : nil }
-    @inline(__always)
+    @inlinable @inline(__always)
     var parameterCount: Int { current >= 0 ? parameters.count : 0 }
 
+    @inlinable
     func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
         guard current >= 0, index >= 0, index < parameters.count else { return nil }
         let parameter = parameters[index]
@@ -320,13 +328,14 @@ struct ScratchState {
 }
 
 /// One (name, value) pair as handed to callers: pointers into the URL, the scratch or the name table.
-struct MatchParameter {
-    var name: UnsafePointer<UInt8>
-    var nameLength: Int
+@usableFromInline
+struct MatchParameter: BitwiseCopyable {
+    @usableFromInline var name: UnsafePointer<UInt8>
+    @usableFromInline var nameLength: Int
     /// The interned name as a string (path parameters); `nil` for query keys.
     var nameString: UnsafePointer<String>?
-    var value: UnsafePointer<UInt8>
-    var valueLength: Int
+    @usableFromInline var value: UnsafePointer<UInt8>
+    @usableFromInline var valueLength: Int
 }
 
 /// One decoded query item.
@@ -339,8 +348,9 @@ struct QueryPair {
 
 /// A candidate copied out of the table, so declining and reading parameters never touch the
 /// table again (a writer may have changed it since).
-struct ResolvedCandidate {
-    var routeID: UInt64
+@usableFromInline
+struct ResolvedCandidate: BitwiseCopyable {
+    @usableFromInline var routeID: UInt64
     var payload: UnsafeMutableRawPointer?
     /// The variant's immortal parameter layout.
     var layout: UnsafePointer<NameTable.LayoutEntry>?

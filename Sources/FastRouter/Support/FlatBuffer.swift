@@ -3,11 +3,12 @@
 /// The trie keeps its nodes, edges and keys in these so that a lookup reads raw memory: no
 /// reference count, no copy-on-write check, no bounds-checked Swift array in the hot loop.
 /// Only the writer that owns a table side ever grows or frees it (see ``TableSide``).
+@usableFromInline
 struct FlatBuffer<Element: BitwiseCopyable> {
     /// Start of the storage; valid for `count` elements (capacity may be larger).
-    private(set) var base: UnsafeMutablePointer<Element>
+    @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
     /// Number of initialized elements.
-    private(set) var count: Int
+    @usableFromInline private(set) var count: Int
     /// Number of elements the storage holds before it must grow.
     private(set) var capacity: Int
 
@@ -56,7 +57,7 @@ struct FlatBuffer<Element: BitwiseCopyable> {
         return copy
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     subscript(index: Int) -> Element {
         get { base[index] }
         nonmutating set { base[index] = newValue }
