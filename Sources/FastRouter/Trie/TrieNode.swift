@@ -1,4 +1,4 @@
-/// Specificity of one pattern segment, as compared segment by segment from the left (SPEC §3.1).
+/// Specificity of one pattern segment, as compared segment by segment from the left (docs/SEMANTICS.md §3.1).
 /// Higher is more specific. `end` is where a route stops while the URL stops too: it beats a
 /// wildcard that matches zero segments and never competes with anything else.
 package enum SegmentRank: UInt8 {
@@ -8,6 +8,17 @@ package enum SegmentRank: UInt8 {
     case constraint = 3
     case partial = 4
     case literal = 5
+
+    /// The rank of a parsed segment (a wildcard's is that of the path's tail).
+    package init(_ segment: Segment) {
+        switch segment {
+        case .literal: self = .literal
+        case .partial: self = .partial
+        case .constrained: self = .constraint
+        case .parameter: self = .parameter
+        case .wildcard: self = .wildcard
+        }
+    }
 }
 
 /// One node of a segment trie. A node is reached by one edge from its parent: a literal segment,
