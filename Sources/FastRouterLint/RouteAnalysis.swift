@@ -40,11 +40,11 @@ struct RouteAnalysis {
 
     /// A trie of a table's expansions by segment, to find the ones that may contain a given
     /// expansion without comparing it with every other: literals by (folded) text, every other
-    /// segment by its shape (names left out).
+    /// segment by its shape (``DuplicateKey/Shape``: names left out).
     final class ContainmentNode {
         var literals: [[UInt8]: ContainmentNode] = [:]
         var others: [(segment: Segment, pattern: Pattern, node: ContainmentNode)] = []
-        var otherIndex: [String: Int] = [:]
+        var otherIndex: [DuplicateKey.Shape: Int] = [:]
         /// Expansions without a wildcard that end here.
         var terminals: [Int] = []
         /// Expansions whose wildcard starts here.
@@ -90,7 +90,7 @@ struct RouteAnalysis {
                         node.literals[key] = child
                         node = child
                     } else {
-                        let shape = Self.shapeDescription(segment)
+                        let shape = DuplicateKey.Shape(segment)
                         if let existing = node.otherIndex[shape] {
                             node = node.others[existing].node
                         } else {
@@ -135,22 +135,5 @@ struct RouteAnalysis {
         }
         walk(root, 0)
         return result.sorted()
-    }
-
-    /// A segment without its names: what decides which URL segments it matches.
-    static func shapeDescription(_ segment: Segment) -> String {
-        switch segment {
-        case .literal(let bytes): return "L" + bytes.map { String($0) }.joined(separator: ",")
-        case .parameter: return "P"
-        case .constrained(_, let constraint): return "C" + constraint.source
-        case .wildcard: return "W"
-        case .partial(let pieces):
-            return "T" + pieces.map { piece -> String in
-                switch piece {
-                case .text(let bytes): return "t" + bytes.map { String($0) }.joined(separator: ",")
-                case .parameter(_, let constraint): return "p" + (constraint?.source ?? "")
-                }
-            }.joined(separator: ";")
-        }
     }
 }

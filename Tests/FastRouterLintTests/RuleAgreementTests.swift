@@ -2,8 +2,8 @@ import Testing
 @testable import FastRouter
 @testable import FastRouterLint
 
-/// Lookups and the linter state the order of docs/SEMANTICS.md §3.1 once, through
-/// ``PrecedenceKey``: what the linter concludes must be what the router does.
+/// Lookups and the linter state the rules of docs/SEMANTICS.md §3.1 and §3.6 once, through
+/// ``PrecedenceKey`` and ``DuplicateKey``: what the linter concludes must be what the router does.
 @Suite struct RuleAgreementTests {
     // MARK: Candidate order (§3.1)
 
@@ -135,6 +135,65 @@ import Testing
             return false
         }
         return true
+    }
+
+    // MARK: Duplicates (§3.6)
+
+    /// Registration, the linter and the routes-file reader call the same pairs duplicates: the
+    /// pairs whose ``DuplicateKey``s meet.
+    @Test func registrationLintAndTheRoutesFileReaderAgreeOnDuplicates() throws {
+        let pairs: [(String, String)] = [
+            ("/users/:id", "/users/:name"), ("/users/{id:int}", "/users/{id:uint}"), ("/users/:id", "/users/{id:int}"),
+            ("/f/{a}.{b}", "/f/{c}.{d}"), ("/f/{a}.json", "/f/{a}.xml"), ("/A", "/a"), ("/a(/b)", "/a"),
+            ("/a(/b)", "/a/c"), ("https://a.com/x", "https://b.com/x"), ("https://*.a.com/x", "https://*.a.com/x"),
+            ("https://a.com/x", "https://*.a.com/x"), ("myapp://x/*rest", "myapp://x/*"), ("MYAPP://x", "myapp://x"),
+            ("/x 1", "/x"), ("/x 1", "/x 1"),
+        ]
+        for options in [RouterOptions(), RouterOptions(caseInsensitivePaths: true)] {
+            let core = RouterCore(options: options)
+            for (first, second) in pairs {
+                let lines = try [RouteLine(first), RouteLine(second)]
+                let keys = try lines.map { DuplicateKey.keys(of: try core.parsedPattern($0.pattern), priority: $0.priority) }
+                let collide = !Set(keys[0]).isDisjoint(with: keys[1])
+                // Registration.
+                let router = Router<Void>(options: options)
+                try router.add(lines[0].pattern, priority: lines[0].priority)
+                var refused = false
+                do { try router.add(lines[1].pattern, priority: lines[1].priority) } catch { refused = error.code == .duplicateRoute }
+                #expect(refused == collide, "registration: \(first), \(second)")
+                // The linter.
+                let findings = RouteLinter.lint(routesFileContents: first + "\n" + second + "\n", options: options)
+                #expect(findings.contains { $0.kind == .duplicateRoute } == collide, "lint: \(first), \(second)")
+                // The reader: the same route named twice is a duplicate, with another method it is that route.
+                var index = RouteLineIndex(core: core)
+                let (reading, firstKeys) = index.read(lines[0])
+                #expect(reading == .newRoute)
+                index.record(lines[0], keys: firstKeys, number: 1)
+                let sameKeys = keys[0] == keys[1]
+                let again = index.read(lines[1]).reading
+                #expect(again == (sameKeys ? .duplicate(line: 1, pattern: lines[0].pattern) : .newRoute), "\(first), \(second)")
+                var methods = RouteLineIndex(core: core)
+                let get = try RouteLine("GET " + first)
+                methods.record(get, keys: methods.read(get).keys, number: 1)
+                let put = try RouteLine("PUT " + second)
+                #expect(methods.read(put).reading == (sameKeys ? .anotherMethod(line: 1) : .newRoute), "\(first), \(second)")
+            }
+        }
+    }
+
+    @Test func aRouteNamedWithAnotherMethodIsOneRouteWhateverItsNames() {
+        let file = """
+            GET  /users/:id
+            PUT  /users/:name
+            POST /users/{id:int}
+            POST /users/{n:int}
+            GET  /users/{n:int}
+            """
+        let findings = RouteLinter.lint(routesFileContents: file)
+        #expect(findings.map(\.line) == [4])
+        #expect(findings.first?.message
+                == "duplicate route: '/users/{n:int}' has the same table, host, priority and segments as '/users/{id:int}' (line 3)")
+        #expect(findings.first?.relatedRoute?.pattern == "/users/{id:int}")
     }
 }
 

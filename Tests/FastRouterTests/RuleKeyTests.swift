@@ -1,7 +1,8 @@
 import Testing
 @testable import FastRouter
 
-/// The key the order of candidates (docs/SEMANTICS.md §3.1) is stated in: ``PrecedenceKey``.
+/// The two keys the rules of docs/SEMANTICS.md §3.1 and §3.6 are stated in: ``PrecedenceKey``
+/// (the order of candidates) and ``DuplicateKey`` (what registration refuses).
 @Suite struct PrecedenceKeyTests {
     typealias Key = PrecedenceKey<[UInt8]>
 
@@ -102,5 +103,116 @@ import Testing
         #expect(PrecedenceKey.decision(absent, present)?.field == .path)
         #expect(absent < present)
         #expect(PrecedenceKey(try core.parsedPattern("/"), expansion: 0, priority: 0, sequence: 1).ranks == [Self.end])
+    }
+}
+
+@Suite struct DuplicateKeyTests {
+    static func keys(_ pattern: String, priority: Int32 = 0, options: RouterOptions = RouterOptions()) throws -> [DuplicateKey] {
+        DuplicateKey.keys(of: try RouterCore(options: options).parsedPattern(pattern), priority: priority)
+    }
+
+    /// Whether some expansion of one has the key of an expansion of the other.
+    static func collide(_ a: String, _ b: String, priorities: (Int32, Int32) = (0, 0),
+                        options: RouterOptions = RouterOptions()) throws -> Bool {
+        !Set(try keys(a, priority: priorities.0, options: options))
+            .isDisjoint(with: try keys(b, priority: priorities.1, options: options))
+    }
+
+    @Test func parameterNamesDoNotCount() throws {
+        #expect(try Self.keys("/a/{x:int}") == Self.keys("/a/{y:int}"))
+        #expect(try Self.keys("/a/:x/*rest") == Self.keys("/a/{y}/*"))
+        #expect(try Self.keys("/f/{name}.{ext:alpha}") == Self.keys("/f/{a}.{b:alpha}"))
+        #expect(try Self.keys("myapp://settings(/:section)") == Self.keys("myapp://settings(/:page)"))
+    }
+
+    @Test func constraintsCount() throws {
+        #expect(try !Self.collide("/a/{x:int}", "/a/{x:uint}"))
+        #expect(try !Self.collide("/a/{x:int}", "/a/:x"))
+        #expect(try !Self.collide("/a/{x:[0-9]+}", "/a/{x:[0-9]*}"))
+        #expect(try Self.collide("/a/{x:[0-9]+}", "/a/{y:[0-9]+}"))
+        #expect(try !Self.collide("/f/{name}.{ext:alpha}", "/f/{name}.{ext}"))
+        #expect(try !Self.collide("/f/{name}.json", "/f/{name}.xml"))
+        #expect(try !Self.collide("/a/:x", "/a/*x"))
+        #expect(try !Self.collide("/a/:x", "/a/{x}.{y}"))
+    }
+
+    @Test func hostAndTableCount() throws {
+        #expect(try !Self.collide("https://a.com/x", "https://b.com/x"))
+        #expect(try !Self.collide("https://a.com/x", "https://*.a.com/x"))
+        #expect(try !Self.collide("https://*/x", "https://a.com/x"))
+        #expect(try !Self.collide("https://a.com/x", "http://a.com/x"))
+        #expect(try !Self.collide("myapp://x", "/x"))
+        // Tables are lower-cased schemes; hosts lower-cased names.
+        #expect(try Self.collide("MYAPP://x", "myapp://x"))
+        #expect(try Self.collide("https://A.com/x", "https://a.com/x"))
+        #expect(try Self.collide("https://*/x", "https:///x"))
+    }
+
+    @Test func priorityCounts() throws {
+        #expect(try !Self.collide("/a/:x", "/a/:y", priorities: (0, 1)))
+        #expect(try Self.collide("/a/:x", "/a/:y", priorities: (-3, -3)))
+    }
+
+    @Test func literalsStayDistinctInEveryCase() throws {
+        let folding = RouterOptions(caseInsensitivePaths: true)
+        #expect(try !Self.collide("/A", "/a", options: folding))
+        #expect(try !Self.collide("/users/Me", "/users/me"))
+        #expect(try !Self.collide("myapp://Home/x", "myapp://home/x"))
+        #expect(try !Self.collide("/f/{n}.JSON", "/f/{n}.json", options: folding))
+    }
+
+    @Test func expansionsHaveOneKeyEach() throws {
+        let keys = try Self.keys("/a(/b)(/:c)")
+        #expect(keys.count == 4)
+        #expect(Set(keys).count == 4)
+        #expect(try keys[3] == Self.keys("/a")[0])
+        #expect(try Self.collide("/a(/b)", "/a"))
+        // Two expansions of one pattern with one key: registration refuses the pattern.
+        #expect(try Set(Self.keys("/a(/:x)(/:y)")).count == 3)
+    }
+
+    /// Registration refuses exactly the routes whose keys collide, whichever way the routes come:
+    /// one at a time, in a small batch (keys compared with each other) or in a large one (the
+    /// trie compared as it grows).
+    @Test func registrationRefusesExactlyWhatTheKeysSay() throws {
+        let pairs: [(String, String)] = [
+            ("/a/{x:int}", "/a/{y:int}"), ("/a/{x:int}", "/a/{x:uint}"), ("/a/:x", "/a/{x:[a-z]+}"),
+            ("/a/{x:[a-z]+}", "/a/{y:[a-z]+}"), ("/f/{a}.{b}", "/f/{c}.{d}"), ("/f/{a}.{b:int}", "/f/{c}.{d}"),
+            ("/A", "/a"), ("https://a.com/x", "https://b.com/x"), ("https://a.com/x", "https://A.COM/x"),
+            ("https://*.a.com/x", "https://*.a.com/x"), ("myapp://x/*rest", "myapp://x/*"), ("myapp://x", "MyApp://x"),
+            ("/a(/b)", "/a"), ("/a(/b)", "/a/c"), ("/w/*a", "/w/:a"),
+        ]
+        for options in [RouterOptions(), RouterOptions(caseInsensitivePaths: true)] {
+            for (first, second) in pairs {
+                for priorities: (Int32, Int32) in [(0, 0), (0, 2)] {
+                    let collide = try Self.collide(first, second, priorities: priorities, options: options)
+                    // One at a time.
+                    let router = Router<Int>(options: options)
+                    try router.add(first, priority: priorities.0, value: 0)
+                    var refused: RouterError.Code?
+                    do {
+                        try router.add(second, priority: priorities.1, value: 1)
+                    } catch {
+                        refused = error.code
+                    }
+                    #expect(refused == (collide ? .duplicateRoute : nil), "\(first), \(second), \(priorities)")
+                    // Both in one batch, small and large.
+                    for filler in [0, 80] {
+                        let routes = (0..<filler).map { Route("/filler/\($0)", value: $0) }
+                            + [Route(first, priority: priorities.0, value: 0), Route(second, priority: priorities.1, value: 1)]
+                        let batch = Router<Int>(options: options)
+                        let failed: Bool
+                        do {
+                            _ = try batch.add(contentsOf: routes)
+                            failed = false
+                        } catch {
+                            #expect(error.code == .duplicateRoute)
+                            failed = true
+                        }
+                        #expect(failed == collide, "batch of \(routes.count): \(first), \(second), \(priorities)")
+                    }
+                }
+            }
+        }
     }
 }
