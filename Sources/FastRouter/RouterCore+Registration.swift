@@ -90,9 +90,9 @@ extension RouterCore {
                     // Several variants are checked before anything changes: against the published
                     // side and against each other.
                     let active = publishedSide
-                    var shapes = Set<[UInt8]>()
+                    var keys = Set<DuplicateKey>()
                     for variant in variants
-                    where active.containsDuplicate(of: variant) || !shapes.insert(variant.shapeKey).inserted {
+                    where active.containsDuplicate(of: variant) || !keys.insert(variant.key).inserted {
                         throw duplicate
                     }
                     apply { side in inserted = variants.map { side.insert($0) } }
@@ -143,7 +143,7 @@ extension RouterCore {
             if state.regexes[source] == nil { batch.regexes[source] = shared }
             regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
         }
-        var templateKeys = Set<[UInt8]>()
+        var templateKeys = Set<[DuplicateKey.Piece]>()
         var variants: [TrieVariant] = []
         variants.reserveCapacity(pattern.variants.count)
         for (expansion, segments) in pattern.variants.enumerated() {
@@ -157,47 +157,46 @@ extension RouterCore {
     }
 
     private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
-                             _ templates: inout [[UInt8]: PartialTemplate],
-                             _ routerTemplates: [[UInt8]: (template: PartialTemplate, uses: Int)],
-                             _ templateKeys: inout Set<[UInt8]>, _ names: inout [(name: String, segment: Int32)],
+                             _ templates: inout [[DuplicateKey.Piece]: PartialTemplate],
+                             _ routerTemplates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)],
+                             _ templateKeys: inout Set<[DuplicateKey.Piece]>, _ names: inout [(name: String, segment: Int32)],
                              _ registration: Registration, sequence: UInt64, expansion: Int,
                              record: UInt32) throws(RouterError) -> TrieVariant {
         names.removeAll(keepingCapacity: true)
-        let trieSegments: [TrieSegment] = segments.enumerated().map { index, segment in
-            let position = Int32(index)
+        for (index, segment) in segments.enumerated() {
             switch segment {
-            case .literal(let bytes):
-                return .literal(bytes)
-            case .parameter(let name):
-                names.append((name, position))
-                return .parameter
-            case .constrained(let name, let constraint):
-                names.append((name, position))
-                if case .regex(let source) = constraint {
-                    return .constraint(code: BuiltinCode.regex.rawValue, regex: regexPointers[source])
-                }
-                return .constraint(code: BuiltinCode.of(constraint).rawValue, regex: nil)
-            case .wildcard(let name):
-                names.append((name, position))
-                return .wildcard
+            case .parameter(let name), .constrained(let name, _), .wildcard(let name):
+                names.append((name, Int32(index)))
             case .partial(let pieces):
                 for case .parameter(let name, _) in pieces { names.append((name, -1)) }
-                let candidate = PartialTemplate(pieces, regexPointers: regexPointers)
-                let template = routerTemplates[candidate.key]?.template ?? templates[candidate.key] ?? candidate
-                if routerTemplates[candidate.key] == nil { templates[candidate.key] = template }
-                templateKeys.insert(template.key)
-                return .partial(UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque()))
+            case .literal:
+                break
             }
         }
-        let hostKey: [UInt8]
-        switch pattern.host {
-        case .any: hostKey = []
-        case .exact(let host), .suffix(let host): hostKey = Array(host.utf8)
+        // The trie's path is the key's segment shapes; regexes and partial templates are shared
+        // by source and by shape, so equal shapes reach one node.
+        let key = DuplicateKey(pattern, expansion: expansion, priority: registration.priority)
+        var resolved: [UnsafeRawPointer?] = []
+        for (index, shape) in key.segments.enumerated() {
+            let pointer: UnsafeRawPointer?
+            switch shape {
+            case .constrained(.regex(let source)):
+                pointer = regexPointers[source]
+            case .partial(let pieces):
+                let template = routerTemplates[pieces]?.template ?? templates[pieces]
+                    ?? PartialTemplate(pieces, regexPointers: regexPointers)
+                if routerTemplates[pieces] == nil { templates[pieces] = template }
+                templateKeys.insert(pieces)
+                pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
+            default:
+                continue
+            }
+            if resolved.isEmpty { resolved = Array(repeating: nil, count: key.segments.count) }
+            resolved[index] = pointer
         }
         let layout = try self.names.internLayout(names)
-        return TrieVariant(scheme: pattern.scheme.map { Array($0.utf8) }, hostRank: pattern.host.rank, hostKey: hostKey,
-                           segments: trieSegments, layout: layout, nameCount: UInt16(names.count),
-                           routeID: registration.id, sequence: sequence, priority: registration.priority,
-                           expansion: UInt16(expansion), payload: registration.payload, record: record)
+        return TrieVariant(key: key, resolved: resolved, layout: layout, nameCount: UInt16(names.count),
+                           routeID: registration.id, sequence: sequence, expansion: UInt16(expansion),
+                           payload: registration.payload, record: record)
     }
 }

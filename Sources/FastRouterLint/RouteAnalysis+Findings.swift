@@ -1,7 +1,7 @@
 import FastRouter
 
 /// What the analysis reports: shadowed routes and ambiguous pairs, each checked by a lookup,
-/// and the order of docs/SEMANTICS.md §3.1 that decides which route of a pair comes first.
+/// and why one route of a pair comes first (``PrecedenceKey``, docs/SEMANTICS.md §3.1).
 extension RouteAnalysis {
     /// Every shadowed route, then every ambiguous pair, each checked by a lookup.
     func findings() -> [LintFinding] {
@@ -37,16 +37,18 @@ extension RouteAnalysis {
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 
-    /// Why `winner` comes before `loser`, in words.
+    /// Why `winner` comes before `loser`, in words: the field of their precedence that decides.
     private func precedenceReason(_ winner: Expansion, over loser: Expansion) -> String {
-        let left = entries[winner.entry]
-        let right = entries[loser.entry]
-        if left.description.priority != right.description.priority {
-            return "higher priority, \(left.description.priority) > \(right.description.priority)"
+        switch PrecedenceKey.decision(winner.precedence, loser.precedence)?.field {
+        case .priority?:
+            return "higher priority, \(winner.precedence.priority) > \(loser.precedence.priority)"
+        case .host?:
+            return "more specific host"
+        case .path?:
+            return "more specific segments"
+        case .registration?, .expansion?, nil:
+            return "registered earlier"
         }
-        if left.pattern.host.rank != right.pattern.host.rank { return "more specific host" }
-        if winner.ranks != loser.ranks { return "more specific segments" }
-        return "registered earlier"
     }
 
     /// A route other than `entryIndex` that hides it completely: the first pair of expansions
@@ -56,7 +58,7 @@ extension RouteAnalysis {
         let own = entry.expansions.map { expansions[$0] }
         var first: (winner: Expansion, loser: Expansion)?
         for expansion in own {
-            let found = containerCandidates(of: expansion, table: entry.description.table).first { candidateIndex in
+            let found = containerCandidates(of: expansion, table: entry.pattern.scheme).first { candidateIndex in
                 let candidate = expansions[candidateIndex]
                 let other = entries[candidate.entry]
                 guard candidate.entry != entryIndex, other.description.id != entry.description.id,
@@ -78,10 +80,10 @@ extension RouteAnalysis {
         return (first.winner, first.loser, url)
     }
 
-    private struct ShapeKey: Hashable {
-        var ranks: [UInt8]
-        var hostRank: UInt8
-        var priority: Int32
+    /// Expansions that may be ambiguous: equal precedence but for registration, and equal
+    /// literals (as the matcher compares them) where both have one.
+    private struct TieKey: Hashable {
+        var precedence: PrecedenceKey<[UInt8]>
         var literals: [[UInt8]]
     }
 
@@ -89,10 +91,10 @@ extension RouteAnalysis {
     func ambiguousPairs() -> [(Int, Int, String?)] {
         var pairs: [(Int, Int, String?)] = []
         var seen = Set<[Int]>()
-        for (_, members) in tables.sorted(by: { $0.key < $1.key }) {
-            // Equal precedence needs equal ranks, host ranks and priorities; a common URL needs
-            // equal literals where both have one.
-            var byShape: [ShapeKey: [Int]] = [:]
+        for (_, members) in tables.sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) {
+            // A tie needs equal precedence up to registration; a common URL needs equal
+            // literals where both have one.
+            var byTie: [TieKey: [Int]] = [:]
             for member in members {
                 let expansion = expansions[member]
                 let entry = entries[expansion.entry]
@@ -101,19 +103,17 @@ extension RouteAnalysis {
                     guard case .literal(let bytes) = segment else { return [] }
                     return foldLiterals || (folds && position == 0) ? bytes.map(ASCII.lowercased) : bytes
                 }
-                let key = ShapeKey(ranks: expansion.ranks, hostRank: entry.pattern.host.rank,
-                                   priority: entry.description.priority, literals: literals)
-                byShape[key, default: []].append(member)
+                byTie[TieKey(precedence: expansion.precedence.ignoringRegistration, literals: literals),
+                      default: []].append(member)
             }
-            for (_, group) in byShape.sorted(by: { $0.value[0] < $1.value[0] }) where group.count > 1 {
+            for (_, group) in byTie.sorted(by: { $0.value[0] < $1.value[0] }) where group.count > 1 {
                 for (position, firstIndex) in group.enumerated() {
                     for secondIndex in group[(position + 1)...] {
                         let first = expansions[firstIndex]
                         let second = expansions[secondIndex]
                         let a = entries[first.entry]
                         let b = entries[second.entry]
-                        guard first.entry != second.entry, a.description.id != b.description.id,
-                              a.description.priority == b.description.priority else { continue }
+                        guard first.entry != second.entry, a.description.id != b.description.id else { continue }
                         let key = [min(first.entry, second.entry), max(first.entry, second.entry)]
                         guard !seen.contains(key), hostsOverlap(a.pattern.host, b.pattern.host),
                               mayOverlap(first, second) else { continue }
@@ -131,18 +131,8 @@ extension RouteAnalysis {
 
     // MARK: Order
 
-    /// docs/SEMANTICS.md §3.1's order between two expansions of one table that match the same URL.
+    /// The order of docs/SEMANTICS.md §3.1 between two expansions of one table that match the same URL.
     func precedes(_ lhs: Expansion, _ rhs: Expansion) -> Bool {
-        let left = entries[lhs.entry]
-        let right = entries[rhs.entry]
-        if left.description.priority != right.description.priority {
-            return left.description.priority > right.description.priority
-        }
-        if left.pattern.host.rank != right.pattern.host.rank { return left.pattern.host.rank > right.pattern.host.rank }
-        for (leftRank, rightRank) in zip(lhs.ranks, rhs.ranks) where leftRank != rightRank {
-            return leftRank > rightRank
-        }
-        if left.sequence != right.sequence { return left.sequence < right.sequence }
-        return lhs.index < rhs.index
+        lhs.precedence < rhs.precedence
     }
 }

@@ -63,8 +63,8 @@ extension RouteAnalysis {
         case (.partial, .literal(let bytes)):
             if folded && bytes.contains(where: { ASCII.isAlpha($0) }) { return false }
             return accepts(outer, outerPattern, bytes, position: position)
-        case (.partial(let a), .partial(let b)):
-            return a.shape == b.shape
+        case (.partial, .partial):
+            return DuplicateKey.Shape(outer) == DuplicateKey.Shape(inner)
         default:
             return false
         }
@@ -148,16 +148,6 @@ extension Constraint {
             return true
         default:
             return false
-        }
-    }
-}
-
-extension Array where Element == PartialPiece {
-    /// The pieces without placeholder names: what decides what the segment matches.
-    var shape: [PartialPiece] {
-        map { piece in
-            if case .parameter(_, let constraint) = piece { return .parameter(name: "", constraint: constraint) }
-            return piece
         }
     }
 }

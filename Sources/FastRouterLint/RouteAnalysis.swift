@@ -6,9 +6,9 @@ import FastRouter
 /// Shadowing needs language inclusion: every URL route R matches, route S matches too (host rule,
 /// then segment by segment: a placeholder covers any segment, a constraint covers the literals it
 /// accepts and the constraints it contains, a wildcard covers the rest) and S precedes R by the
-/// order of docs/SEMANTICS.md §3.1. Constraint containment is decided for built-ins; a regex contains only
-/// itself. Unsure means "not contained", so a reported route is shadowed. Each finding is then
-/// checked with a real lookup of an example URL.
+/// order lookups use (``PrecedenceKey``, docs/SEMANTICS.md §3.1). Constraint containment is
+/// decided for built-ins; a regex contains only itself. Unsure means "not contained", so a
+/// reported route is shadowed. Each finding is then checked with a real lookup of an example URL.
 struct RouteAnalysis {
     /// One expansion of one route, as the analysis reads it.
     struct Expansion {
@@ -17,7 +17,8 @@ struct RouteAnalysis {
         /// The segments before a trailing wildcard.
         var segments: [Segment]
         var wildcard: Bool
-        var ranks: [UInt8]
+        /// Where the expansion stands in the order of candidates.
+        var precedence: PrecedenceKey<[UInt8]>
     }
 
     /// One registered route, parsed. A class: expansions refer to it and it is never copied.
@@ -39,11 +40,11 @@ struct RouteAnalysis {
 
     /// A trie of a table's expansions by segment, to find the ones that may contain a given
     /// expansion without comparing it with every other: literals by (folded) text, every other
-    /// segment by its shape (names left out).
+    /// segment by its shape (``DuplicateKey/Shape``: names left out).
     final class ContainmentNode {
         var literals: [[UInt8]: ContainmentNode] = [:]
         var others: [(segment: Segment, pattern: Pattern, node: ContainmentNode)] = []
-        var otherIndex: [String: Int] = [:]
+        var otherIndex: [DuplicateKey.Shape: Int] = [:]
         /// Expansions without a wildcard that end here.
         var terminals: [Int] = []
         /// Expansions whose wildcard starts here.
@@ -54,10 +55,10 @@ struct RouteAnalysis {
     let foldLiterals: Bool
     var entries: [Entry] = []
     var expansions: [Expansion] = []
-    /// Expansions by table name, in registration order.
-    var tables: [String: [Int]] = [:]
+    /// Expansions by table (lower-cased scheme, `nil` for the global table), in registration order.
+    var tables: [String?: [Int]] = [:]
     /// The containment trie of each table.
-    var indexes: [String: ContainmentNode] = [:]
+    var indexes: [String?: ContainmentNode] = [:]
     let regexScratch = RegexScratch()
 
     init(core: RouterCore) {
@@ -76,12 +77,11 @@ struct RouteAnalysis {
                     segments.removeLast()
                     wildcard = true
                 }
-                let ranks = segments.map(Self.rank) + [wildcard ? SegmentRank.wildcard.rawValue : SegmentRank.end.rawValue]
                 let position = expansions.count
                 entry.expansions.append(position)
-                tables[description.table, default: []].append(position)
-                let root = indexes[description.table] ?? ContainmentNode()
-                indexes[description.table] = root
+                tables[pattern.scheme, default: []].append(position)
+                let root = indexes[pattern.scheme] ?? ContainmentNode()
+                indexes[pattern.scheme] = root
                 var node = root
                 for (depth, segment) in segments.enumerated() {
                     if case .literal(let bytes) = segment {
@@ -90,7 +90,7 @@ struct RouteAnalysis {
                         node.literals[key] = child
                         node = child
                     } else {
-                        let shape = Self.shapeDescription(segment)
+                        let shape = DuplicateKey.Shape(segment)
                         if let existing = node.otherIndex[shape] {
                             node = node.others[existing].node
                         } else {
@@ -102,15 +102,17 @@ struct RouteAnalysis {
                     }
                 }
                 if wildcard { node.wildcards.append(position) } else { node.terminals.append(position) }
+                let precedence = PrecedenceKey(pattern, expansion: index, priority: record.priority,
+                                               sequence: record.sequence)
                 expansions.append(Expansion(entry: entries.count, index: index, segments: segments,
-                                            wildcard: wildcard, ranks: ranks))
+                                            wildcard: wildcard, precedence: precedence))
             }
             entries.append(entry)
         }
     }
 
     /// The expansions whose segments could contain those of `inner` (hosts not compared yet), in registration order.
-    func containerCandidates(of inner: Expansion, table: String) -> [Int] {
+    func containerCandidates(of inner: Expansion, table: String?) -> [Int] {
         guard let root = indexes[table] else { return [] }
         let innerPattern = entries[inner.entry].pattern
         let foldsFirst = foldLiterals || isCustomScheme(innerPattern)
@@ -133,32 +135,5 @@ struct RouteAnalysis {
         }
         walk(root, 0)
         return result.sorted()
-    }
-
-    /// A segment without its names: what decides which URL segments it matches.
-    static func shapeDescription(_ segment: Segment) -> String {
-        switch segment {
-        case .literal(let bytes): return "L" + bytes.map { String($0) }.joined(separator: ",")
-        case .parameter: return "P"
-        case .constrained(_, let constraint): return "C" + constraint.source
-        case .wildcard: return "W"
-        case .partial(let pieces):
-            return "T" + pieces.map { piece -> String in
-                switch piece {
-                case .text(let bytes): return "t" + bytes.map { String($0) }.joined(separator: ",")
-                case .parameter(_, let constraint): return "p" + (constraint?.source ?? "")
-                }
-            }.joined(separator: ";")
-        }
-    }
-
-    static func rank(_ segment: Segment) -> UInt8 {
-        switch segment {
-        case .literal: return SegmentRank.literal.rawValue
-        case .partial: return SegmentRank.partial.rawValue
-        case .constrained: return SegmentRank.constraint.rawValue
-        case .parameter: return SegmentRank.parameter.rawValue
-        case .wildcard: return SegmentRank.wildcard.rawValue
-        }
     }
 }

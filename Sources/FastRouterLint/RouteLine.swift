@@ -43,3 +43,48 @@ package struct RouteLine {
         return "priority '\(second)' is not a 32-bit integer"
     }
 }
+
+/// Which route each line of a routes file names, for ``RouteLinter`` and the benchmark alike. Two
+/// lines name one route when their patterns have the same ``DuplicateKey`` for every expansion:
+/// same table, host, priority and segment shapes, parameter names aside (docs/SEMANTICS.md §3.6).
+/// A line naming an earlier line's route with a method that route has not had yet adds the
+/// method (`GET /users/:id`, then `PUT /users/:name`); naming it otherwise is a duplicate.
+package struct RouteLineIndex {
+    /// What a line names.
+    package enum Reading: Equatable {
+        /// A route no recorded line names, or a pattern that does not parse.
+        case newRoute
+        /// Another method of the route first named on line `line`.
+        case anotherMethod(line: Int)
+        /// The route first named on line `line`, with `pattern`, again.
+        case duplicate(line: Int, pattern: String)
+    }
+
+    private let core: RouterCore
+    /// The keys of each recorded route → its first line, its pattern and the methods seen for it.
+    private var routes: [[DuplicateKey]: (line: Int, pattern: String, methods: Set<String>)] = [:]
+
+    /// An empty index for routes registered in `core` (its options decide how patterns parse).
+    package init(core: RouterCore) {
+        self.core = core
+    }
+
+    /// What `line` names, and its keys (`nil` when its pattern does not parse). A new method is
+    /// recorded for its route; a new route is recorded by ``record(_:keys:number:)``.
+    package mutating func read(_ line: RouteLine) -> (reading: Reading, keys: [DuplicateKey]?) {
+        guard let parsed = try? core.parsedPattern(line.pattern) else { return (.newRoute, nil) }
+        let keys = DuplicateKey.keys(of: parsed, priority: line.priority)
+        guard let earlier = routes[keys] else { return (.newRoute, keys) }
+        if let method = line.method, !earlier.methods.isEmpty, !earlier.methods.contains(method) {
+            routes[keys]?.methods.insert(method)
+            return (.anotherMethod(line: earlier.line), keys)
+        }
+        return (.duplicate(line: earlier.line, pattern: earlier.pattern), keys)
+    }
+
+    /// Records the route of `line` (number `number`), read as new with `keys`.
+    package mutating func record(_ line: RouteLine, keys: [DuplicateKey]?, number: Int) {
+        guard let keys, routes[keys] == nil else { return }
+        routes[keys] = (number, line.pattern, line.method.map { [$0] } ?? [])
+    }
+}

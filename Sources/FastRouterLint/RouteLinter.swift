@@ -12,10 +12,11 @@ public enum RouteLinter {
     /// lines starting with `#` are skipped.
     ///
     /// Each route is registered in a router with `options`, so what fails to load is reported
-    /// exactly as the router would reject it. Lines with the same pattern and priority but
-    /// different methods are one route (the benchmark's reading of a routes file); the same line
-    /// twice is a duplicate. Then the loaded table is checked as ``Router/lint()`` does. Routes
-    /// get their line number as id.
+    /// exactly as the router would reject it. Lines that are one route by ``DuplicateKey`` (same
+    /// table, host, priority and segment shapes, parameter names aside: docs/SEMANTICS.md §3.6)
+    /// but name different methods are one route (the benchmark's reading of a routes file); the
+    /// same route again without a new method is a duplicate. Then the loaded table is checked as
+    /// ``Router/lint()`` does. Routes get their line number as id.
     ///
     /// - Parameters:
     ///   - routesFileContents: the file's text.
@@ -25,14 +26,13 @@ public enum RouteLinter {
     public static func lint(routesFileContents: String, options: RouterOptions = RouterOptions()) -> [LintFinding] {
         let router = Router<Void>(options: options)
         var findings: [LintFinding] = []
-        // "priority pattern" → its first line and the methods seen for it.
-        var loaded: [String: (line: Int, methods: Set<String>)] = [:]
-        // Shape of each registered expansion → its line, to name the route a duplicate collides with.
-        var shapes: [String: Int] = [:]
+        var index = RouteLineIndex(core: router.core)
+        // Key of each registered expansion → its line, to name the route a duplicate collides with.
+        var lineOfKey: [DuplicateKey: Int] = [:]
         // LF, CRLF (one Character in Swift) and CR all end a line.
         let lines = routesFileContents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        for (index, rawLine) in lines.enumerated() {
-            let lineNumber = index + 1
+        for (offset, rawLine) in lines.enumerated() {
+            let lineNumber = offset + 1
             let text = rawLine.trimmingASCIIWhitespace()
             if text.isEmpty || text.hasPrefix("#") { continue }
             let line: RouteLine
@@ -42,36 +42,38 @@ public enum RouteLinter {
                 findings.append(LintFinding(kind: .invalidLine, severity: .error, message: error.message, line: lineNumber))
                 continue
             }
-            let (method, pattern, priority) = (line.method, line.pattern, line.priority)
+            let (pattern, priority) = (line.pattern, line.priority)
             let description = RouteDescription(pattern: pattern, priority: priority, id: UInt64(lineNumber),
                                                scheme: Self.scheme(of: pattern))
-            let key = "\(priority) \(pattern)"
-            if let earlier = loaded[key] {
-                if let method, !earlier.methods.isEmpty, !earlier.methods.contains(method) {
-                    loaded[key]?.methods.insert(method)
-                    continue
-                }
+            let (reading, keys) = index.read(line)
+            switch reading {
+            case .newRoute:
+                break
+            case .anotherMethod:
+                continue
+            case .duplicate(let earlierLine, let earlierPattern):
+                let message = earlierPattern == pattern
+                    ? "duplicate route: '\(pattern)' is already on line \(earlierLine)"
+                    : "duplicate route: '\(pattern)' has the same table, host, priority and segments as '\(earlierPattern)' (line \(earlierLine))"
                 findings.append(LintFinding(
-                    kind: .duplicateRoute, severity: .error,
-                    message: "duplicate route: '\(pattern)' is already on line \(earlier.line)",
-                    route: description,
-                    relatedRoute: RouteDescription(pattern: pattern, priority: priority, id: UInt64(earlier.line),
-                                                   scheme: description.scheme),
-                    line: lineNumber, relatedLine: earlier.line))
+                    kind: .duplicateRoute, severity: .error, message: message, route: description,
+                    relatedRoute: RouteDescription(pattern: earlierPattern, priority: priority, id: UInt64(earlierLine),
+                                                   scheme: Self.scheme(of: earlierPattern)),
+                    line: lineNumber, relatedLine: earlierLine))
                 continue
             }
             do {
                 try router.add(pattern, priority: priority, id: UInt64(lineNumber))
-                loaded[key] = (lineNumber, method.map { [$0] } ?? [])
-                for shape in shapeKeys(pattern, priority: priority, core: router.core) { shapes[shape] = shapes[shape] ?? lineNumber }
+                index.record(line, keys: keys, number: lineNumber)
+                for key in keys ?? [] { lineOfKey[key] = lineOfKey[key] ?? lineNumber }
             } catch where error.code == .duplicateRoute {
-                let keys = shapeKeys(pattern, priority: priority, core: router.core)
+                let keys = keys ?? []
                 var message = "duplicate route: '\(pattern)' has the same table, host, priority and segments as "
                 var earlier: RouteDescription?
                 if Set(keys).count < keys.count {
                     message += "another of its own expansions"
                     earlier = description
-                } else if let line = keys.lazy.compactMap({ shapes[$0] }).first,
+                } else if let line = keys.lazy.compactMap({ lineOfKey[$0] }).first,
                           let route = router.routes.first(where: { $0.id == UInt64(line) }) {
                     message += "'\(route.pattern)' (line \(line))"
                     earlier = route
@@ -118,15 +120,6 @@ public enum RouteLinter {
             output += "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
         }
         return output
-    }
-
-    /// The duplicate-relevant shape of each expansion of `pattern`: table, host, priority and
-    /// segments without parameter names (what docs/SEMANTICS.md §3.6 calls a duplicate).
-    private static func shapeKeys(_ pattern: String, priority: Int32, core: RouterCore) -> [String] {
-        guard let parsed = try? core.parsedPattern(pattern) else { return [] }
-        return parsed.variants.map { segments in
-            "\(parsed.scheme ?? "")|\(parsed.host)|\(priority)|" + segments.map(RouteAnalysis.shapeDescription).joined(separator: "|")
-        }
     }
 
     /// The lower-cased scheme written before `://`, or `nil`.

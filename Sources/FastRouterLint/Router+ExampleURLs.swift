@@ -37,7 +37,7 @@ extension RouteAnalysis {
         for position in entry.expansions {
             let expansion = expansions[position]
             // Without placeholders every rotation of the samples builds the same URL.
-            let literalOnly = expansion.ranks.allSatisfy {
+            let literalOnly = expansion.precedence.ranks.allSatisfy {
                 $0 == SegmentRank.literal.rawValue || $0 == SegmentRank.end.rawValue || $0 == SegmentRank.wildcard.rawValue
             }
             // A wildcard given a segment first: a zero-segment URL is often some other route's.

@@ -33,6 +33,12 @@ for run in 1 2 3 4 5; do
     expect 1 "duplicate route" -- --quick --routes "$dir/dup.routes" --urls "$dir/dup.urls" --routers c
 done
 
+# The same route under another method is that route, whatever its parameters are called.
+printf 'GET /a/{x:int}\nPUT /a/{y:int}\n' >"$dir/methods.routes"
+printf '/a/1\n/a/2\n' >"$dir/methods.urls"
+expect 0 "methods — routes from" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c
+expect 0 "no problems found" -- lint "$dir/methods.routes"
+
 printf '/a\r\n/b/:id 5\r\n' >"$dir/crlf.routes"
 printf '/a\r\n/b/7\r\n' >"$dir/crlf.urls"
 expect 0 "crlf — routes from" -- --quick --routes "$dir/crlf.routes" --urls "$dir/crlf.urls" --routers c

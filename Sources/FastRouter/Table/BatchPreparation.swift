@@ -5,10 +5,10 @@ struct BatchPreparation: Sendable {
     /// (PCRE2 compilation and JIT cost far more than parsing the rest of a pattern), and the
     /// router's own copy is used where it has one.
     var regexes: [String: CompiledRegex] = [:]
-    /// Partial-segment templates the batch made, by key (the router's are used where they exist).
-    var templates: [[UInt8]: PartialTemplate] = [:]
-    /// Per route: its regex sources and template keys (each once) and its number of expansions.
-    var routes: [(regexSources: [String], templateKeys: [[UInt8]], variantCount: Int)] = []
+    /// Partial-segment templates the batch made, by shape (the router's are used where they exist).
+    var templates: [[DuplicateKey.Piece]: PartialTemplate] = [:]
+    /// Per route: its regex sources and template shapes (each once) and its number of expansions.
+    var routes: [(regexSources: [String], templateKeys: [[DuplicateKey.Piece]], variantCount: Int)] = []
     /// Registration order of the next route.
     var sequence: UInt64 = 0
     /// The parameters of the variant being made, kept so that each variant does not

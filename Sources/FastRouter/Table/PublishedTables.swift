@@ -54,10 +54,13 @@ struct PublishedTables: ~Copyable {
     /// one that succeeded on an identical side, so it cannot throw.)
     func apply<Failure: Error>(router: UInt, _ body: (inout TableSide) throws(Failure) -> Void) throws(Failure) {
         let home = activeSide.load(ordering: .relaxed)
-        try body(&sides[1 - home])
+        // The sides are reached through local pointers: the writer's accesses are to the sides'
+        // memory, never to this struct's storage, which readers load `sides` from concurrently.
+        let (homeSide, otherSide) = (sides + home, sides + (1 - home))
+        try body(&otherSide.pointee)
         publish(1 - home, router: router)
         do {
-            try body(&sides[home])
+            try body(&homeSide.pointee)
         } catch {
             preconditionFailure("a table change failed on the second side after succeeding on the first")
         }
@@ -73,18 +76,19 @@ struct PublishedTables: ~Copyable {
     /// as large as the tables, and the next addition grows a buffer by remapping its pages.
     func applyBatch<Result>(router: UInt, _ body: (inout TableSide) throws(RouterError) -> Result) throws(RouterError) -> Result {
         let home = activeSide.load(ordering: .relaxed)
+        let (homeSide, otherSide) = (sides + home, sides + (1 - home))
         let result: Result
         do {
-            result = try body(&sides[1 - home])
-            sides[1 - home].shrinkToFit()
+            result = try body(&otherSide.pointee)
+            otherSide.pointee.shrinkToFit()
         } catch {
-            sides[1 - home].deallocate()
-            sides[1 - home] = sides[home].clone()
+            otherSide.pointee.deallocate()
+            otherSide.pointee = homeSide.pointee.clone()
             throw error
         }
         publish(1 - home, router: router)
-        sides[home].deallocate()
-        sides[home] = sides[1 - home].clone()
+        homeSide.pointee.deallocate()
+        homeSide.pointee = otherSide.pointee.clone()
         publish(home, router: router)
         return result
     }

@@ -21,8 +21,8 @@ struct RouteStore {
         var moreVariants: [UInt32] = []
         /// Sources of the route's regex constraints, each once.
         var regexSources: [String] = []
-        /// Keys of the route's partial-segment templates, each once.
-        var templateKeys: [[UInt8]] = []
+        /// Shapes of the route's partial-segment templates, each once.
+        var templateKeys: [[DuplicateKey.Piece]] = []
 
         var isEmpty: Bool { moreVariants.isEmpty && regexSources.isEmpty && templateKeys.isEmpty }
     }
@@ -57,7 +57,7 @@ struct RouteStore {
 
     /// Records a route whose variants are in the tables; it gets ``peekIndex(offset:)`` 0.
     mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, variants: ArraySlice<UInt32>,
-                      regexSources: [String], templateKeys: [[UInt8]]) {
+                      regexSources: [String], templateKeys: [[DuplicateKey.Piece]]) {
         precondition(text.count + pattern.count <= Int(UInt32.max), "more than 4 GiB of route patterns")
         let record = Record(id: id, textOffset: UInt32(text.count), textLength: UInt32(pattern.count),
                             firstVariant: variants.first!, nextWithSameID: .max)

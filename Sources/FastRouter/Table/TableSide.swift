@@ -95,24 +95,26 @@ struct TableSide {
         return 0
     }
 
-    /// The root for `scheme`, creating the table on first use. `nil` is the global table.
-    mutating func rootCreating(scheme: [UInt8]?) -> UInt32 {
+    /// The root for a lower-cased `scheme`, creating the table on first use. `nil` is the global table.
+    mutating func rootCreating(scheme: String?) -> UInt32 {
         guard let scheme else { return TableSide.globalRoot }
-        let existing = scheme.withUnsafeBufferPointer { root(forScheme: $0.baseAddress!, count: $0.count) }
-        if existing != 0 { return existing }
-        var tableRoot = TrieNode.empty
-        tableRoot.kind = SegmentRank.end.rawValue
-        let node = allocateNode(tableRoot)
-        let offset = storeKey(scheme)
-        schemes.append(SchemeEntry(keyOffset: offset, keyLength: UInt32(scheme.count), root: node))
-        return node
+        return withUTF8(scheme) { bytes in
+            let existing = root(forScheme: bytes.baseAddress!, count: bytes.count)
+            if existing != 0 { return existing }
+            var tableRoot = TrieNode.empty
+            tableRoot.kind = SegmentRank.end.rawValue
+            let node = allocateNode(tableRoot)
+            let offset = storeKey(bytes)
+            schemes.append(SchemeEntry(keyOffset: offset, keyLength: UInt32(bytes.count), root: node))
+            return node
+        }
     }
 
-    /// The root for `scheme` without creating it (0 when absent).
-    func existingRoot(scheme: [UInt8]?) -> UInt32 {
+    /// The root for a lower-cased `scheme` without creating it (0 when absent).
+    func existingRoot(scheme: String?) -> UInt32 {
         guard let scheme else { return TableSide.globalRoot }
         if scheme.isEmpty { return 0 }
-        return scheme.withUnsafeBufferPointer { root(forScheme: $0.baseAddress!, count: $0.count) }
+        return withUTF8(scheme) { root(forScheme: $0.baseAddress!, count: $0.count) }
     }
 
     // MARK: Storage primitives
@@ -172,8 +174,13 @@ struct TableSide {
 
     /// Appends bytes to the key buffer and returns their offset.
     mutating func storeKey(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBufferPointer { storeKey($0) }
+    }
+
+    /// Appends bytes to the key buffer and returns their offset.
+    mutating func storeKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         if bytes.isEmpty { return UInt32(keys.count) }
-        let offset = bytes.withUnsafeBufferPointer { UInt32(keys.append(contentsOf: $0)) }
+        let offset = UInt32(keys.append(contentsOf: bytes))
         keys.reserve(keys.count + LiteralHash.keyPadding)
         return offset
     }

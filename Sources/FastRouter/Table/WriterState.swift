@@ -5,7 +5,7 @@ struct WriterState: ~Copyable {
     /// Compiled regexes shared by every route using the same source, with their use counts.
     var regexes: [String: (regex: CompiledRegex, uses: Int)] = [:]
     /// Partial-segment templates shared by every route using the same shape, with their use counts.
-    var templates: [[UInt8]: (template: PartialTemplate, uses: Int)] = [:]
+    var templates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)] = [:]
     /// The next route's registration order.
     var nextSequence: UInt64 = 1
     /// Payloads of removed routes, released once no reader can hold them.

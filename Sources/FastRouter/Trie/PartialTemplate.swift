@@ -1,7 +1,7 @@
 /// A partial segment (`{name}.{ext}`, `v{major:int}.{minor:int}`) compiled for matching: text
 /// pieces and placeholders, each placeholder followed by text or ending the segment.
 ///
-/// Immutable and shared by every route of a router with the same shape (names do not count);
+/// Immutable and shared by every route of a router with the same shape (``DuplicateKey/Piece``);
 /// the router keeps it alive while a route uses it, and trie edges point at it unretained.
 /// Matching is greedy from the left: an earlier placeholder takes the longest value that lets
 /// the rest match, so `{name}.{ext}` splits `archive.tar.gz` into `archive.tar` and `gz`.
@@ -20,13 +20,12 @@ final class PartialTemplate: @unchecked Sendable {
     let pieceCount: Int
     /// Number of placeholders, in order.
     let parameterCount: Int
-    /// Canonical shape, for sharing and duplicate detection.
-    let key: [UInt8]
 
-    init(_ parts: [PartialPiece], regexPointers: [String: UnsafeRawPointer]) {
+    /// The template of a partial segment's shape (names do not count: ``DuplicateKey/Piece``),
+    /// its regexes given by source.
+    init(_ parts: [DuplicateKey.Piece], regexPointers: [String: UnsafeRawPointer]) {
         pieces = .allocate(capacity: parts.count)
         pieceCount = parts.count
-        var key: [UInt8] = []
         var parameters = 0
         for (index, part) in parts.enumerated() {
             switch part {
@@ -34,10 +33,7 @@ final class PartialTemplate: @unchecked Sendable {
                 let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
                 storage.initialize(from: bytes, count: bytes.count)
                 (pieces + index).initialize(to: Piece(text: storage, textLength: bytes.count, code: 0, regex: nil))
-                key.append(1)
-                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { key.append(contentsOf: $0) }
-                key.append(contentsOf: bytes)
-            case .parameter(_, let constraint):
+            case .parameter(let constraint):
                 var code: UInt8 = 0
                 var regex: UnsafeRawPointer?
                 if let constraint {
@@ -45,14 +41,10 @@ final class PartialTemplate: @unchecked Sendable {
                     if case .regex(let source) = constraint { regex = regexPointers[source] }
                 }
                 (pieces + index).initialize(to: Piece(text: nil, textLength: 0, code: code, regex: regex))
-                key.append(2)
-                key.append(code)
-                withUnsafeBytes(of: UInt(bitPattern: regex).littleEndian) { key.append(contentsOf: $0) }
                 parameters += 1
             }
         }
         parameterCount = parameters
-        self.key = key
     }
 
     deinit {

@@ -1,6 +1,4 @@
-/// The single ordering of candidates (docs/SEMANTICS.md §3.1): higher priority, then host specificity, then
-/// path specificity compared segment by segment from the left, then earlier registration, then
-/// expansion order within one route.
+/// Candidates are put in the order of ``PrecedenceKey`` (docs/SEMANTICS.md §3.1).
 extension TableSide {
     /// Sorts `candidates[range]` best first. Insertion sort: candidate lists are short, and the
     /// common single-candidate case costs nothing.
@@ -19,41 +17,20 @@ extension TableSide {
         }
     }
 
-    /// True when variant `lhs` comes before variant `rhs` for a URL both match.
+    /// True when variant `lhs` comes before variant `rhs` for a URL both match. The two rows of
+    /// `rankBuffers` (each `rankCapacity` long) receive their segment ranks if needed.
     func precedes(_ lhs: UInt32, _ rhs: UInt32, _ rankBuffers: UnsafeMutablePointer<UInt8>, _ rankCapacity: Int) -> Bool {
-        let left = variants[Int(lhs)]
-        let right = variants[Int(rhs)]
-        if left.priority != right.priority { return left.priority > right.priority }
-        if left.hostRank != right.hostRank { return left.hostRank > right.hostRank }
-        let leftRanks = rankBuffers
-        let rightRanks = rankBuffers + rankCapacity
-        let leftDepth = fillRanks(of: left, into: leftRanks)
-        let rightDepth = fillRanks(of: right, into: rightRanks)
-        var position = 0
-        while true {
-            let leftRank = leftRanks[position]
-            let rightRank = rightRanks[position]
-            if leftRank != rightRank { return leftRank > rightRank }
-            if position == leftDepth || position == rightDepth { break }
-            position += 1
-        }
-        if left.sequence != right.sequence { return left.sequence < right.sequence }
-        return left.expansion < right.expansion
+        precedenceKey(of: lhs, rankRow: rankBuffers) < precedenceKey(of: rhs, rankRow: rankBuffers + rankCapacity)
     }
 
-    /// Writes the rank of each segment of the variant's path, then its tail (end or wildcard);
-    /// returns the path depth (index of the tail).
-    private func fillRanks(of variant: Variant, into ranks: UnsafeMutablePointer<UInt8>) -> Int {
-        var node = variant.node
-        let depth = Int(nodes[Int(node)].depth)
-        ranks[depth] = variant.endsWithWildcard ? SegmentRank.wildcard.rawValue : SegmentRank.end.rawValue
-        var position = depth
-        while position > 0 {
-            position -= 1
-            ranks[position] = nodes[Int(node)].kind
-            node = nodes[Int(node)].parent
-        }
-        return depth
+    /// The precedence of a variant, its segment ranks read into `rankRow` only when compared.
+    @inline(__always)
+    func precedenceKey(of index: UInt32, rankRow: UnsafeMutablePointer<UInt8>) -> PrecedenceKey<TrieRanks> {
+        let variant = variants.base + Int(index)
+        return PrecedenceKey(priority: variant.pointee.priority, hostRank: variant.pointee.hostRank,
+                             ranks: TrieRanks(nodes: nodes.base, node: variant.pointee.node,
+                                              endsWithWildcard: variant.pointee.endsWithWildcard, row: rankRow),
+                             sequence: variant.pointee.sequence, expansion: variant.pointee.expansion)
     }
 
     /// Where each parameter of `variant` lies in the URL, in pattern order, written to `slots`:
@@ -109,5 +86,30 @@ extension TableSide {
         var edge = nodes[Int(nodes[Int(node)].parent)].firstConstraintEdge
         while constraintEdges[Int(edge)].child != node { edge = constraintEdges[Int(edge)].next }
         return Unmanaged<PartialTemplate>.fromOpaque(constraintEdges[Int(edge)].regex!)
+    }
+}
+
+/// A variant's segment ranks as the trie holds them: the `kind` of each node on its path, then
+/// its tail. Written into `row` (room for the deepest path plus the tail) each time they are
+/// read, so a comparison that priority or host decides never walks the path.
+struct TrieRanks: PrecedenceRanks {
+    let nodes: UnsafeMutablePointer<TrieNode>
+    /// The node the variant hangs on.
+    let node: UInt32
+    let endsWithWildcard: Bool
+    let row: UnsafeMutablePointer<UInt8>
+
+    @inline(__always)
+    func withRanks<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var node = self.node
+        let depth = Int(nodes[Int(node)].depth)
+        row[depth] = endsWithWildcard ? SegmentRank.wildcard.rawValue : SegmentRank.end.rawValue
+        var position = depth
+        while position > 0 {
+            position -= 1
+            row[position] = nodes[Int(node)].kind
+            node = nodes[Int(node)].parent
+        }
+        return body(UnsafeBufferPointer(start: row, count: depth + 1))
     }
 }

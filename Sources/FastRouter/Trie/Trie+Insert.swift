@@ -12,60 +12,66 @@ enum TrieSegment: Equatable {
 /// the node reached after each. Valid while no node is removed from that side (one batch).
 struct PathCursor {
     var root: UInt32 = 0
-    var segments: [TrieSegment] = []
+    var segments: [DuplicateKey.Shape] = []
     var nodes: [UInt32] = []
 }
 
 /// One expansion of a route, resolved and ready to insert into a ``TableSide``.
+///
+/// Its path is its ``DuplicateKey``'s segment shapes: each shape is one kind of edge
+/// (``segment(_:)``), so two variants reach the same node exactly when their table and shapes
+/// are equal, and the trie is an index of the keys.
 struct TrieVariant {
-    /// Lower-cased scheme, `nil` for the global table.
-    var scheme: [UInt8]?
-    var hostRank: UInt8
-    /// Lower-cased host (exact) or suffix with its leading dot; empty for any host.
-    var hostKey: [UInt8]
-    var segments: [TrieSegment]
+    /// What makes it a duplicate: its table, host rule, priority and path.
+    var key: DuplicateKey
+    /// The compiled regex of each regex constraint and the shared template of each partial
+    /// segment, by position in `key.segments`, unretained; empty when the path has neither.
+    var resolved: [UnsafeRawPointer?]
     var layout: UnsafePointer<NameTable.LayoutEntry>?
     var nameCount: UInt16
     var routeID: UInt64
     var sequence: UInt64
-    var priority: Int32
     var expansion: UInt16
     var payload: UnsafeMutableRawPointer?
     var record: UInt32
 
-    /// What makes two variants duplicates (docs/SEMANTICS.md §3.6): table, host, priority and segment shapes;
-    /// parameter names do not count.
-    var shapeKey: [UInt8] {
-        var key = (scheme ?? [0xFF]) + [0, hostRank] + hostKey + [0]
-        withUnsafeBytes(of: priority.littleEndian) { key.append(contentsOf: $0) }
-        for segment in segments {
-            switch segment {
-            case .literal(let bytes):
-                key.append(1)
-                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { key.append(contentsOf: $0) }
-                key.append(contentsOf: bytes)
-            case .parameter: key.append(2)
-            case .constraint(let code, let regex):
-                key.append(3)
-                key.append(code)
-                withUnsafeBytes(of: UInt(bitPattern: regex).littleEndian) { key.append(contentsOf: $0) }
-            case .partial(let template):
-                key.append(5)
-                key.append(contentsOf: Unmanaged<PartialTemplate>.fromOpaque(template).takeUnretainedValue().key)
-            case .wildcard: key.append(4)
-            }
+    var priority: Int32 { key.priority }
+    var hostRank: UInt8 { key.host.rank }
+    var segmentCount: Int { key.segments.count }
+    var endsWithWildcard: Bool { key.segments.last == .wildcard }
+    var hasPartial: Bool { key.segments.contains { if case .partial = $0 { return true } else { return false } } }
+
+    /// Calls `body` with the host rule's bytes as the trie stores them: the lower-cased host
+    /// (exact) or suffix with its leading dot; none for any host.
+    func withHostBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch key.host {
+        case .any: return body(UnsafeBufferPointer(start: nil, count: 0))
+        case .exact(let host), .suffix(let host): return withUTF8(host, body)
         }
-        return key
+    }
+
+    /// Segment `index` as the trie's edges are keyed: a shape's constraint as a scanner code or
+    /// its compiled regex, a partial segment as its shared template.
+    @inline(__always)
+    func segment(_ index: Int) -> TrieSegment {
+        switch key.segments[index] {
+        case .literal(let bytes): return .literal(bytes)
+        case .parameter: return .parameter
+        case .constrained(.regex): return .constraint(code: BuiltinCode.regex.rawValue, regex: resolved[index])
+        case .constrained(let constraint): return .constraint(code: BuiltinCode.of(constraint).rawValue, regex: nil)
+        case .partial: return .partial(resolved[index]!)
+        case .wildcard: return .wildcard
+        }
     }
 }
 
 extension TableSide {
     /// The node a variant would hang on, without creating anything (0 when its path is absent).
     func existingNode(for variant: TrieVariant) -> UInt32 {
-        var node = existingRoot(scheme: variant.scheme)
-        for segment in variant.segments {
+        var node = existingRoot(scheme: variant.key.table)
+        for index in 0..<variant.segmentCount {
             if node == 0 { return 0 }
-            switch segment {
+            switch variant.segment(index) {
             case .literal(let bytes):
                 node = bytes.withUnsafeBufferPointer { buffer in
                     let start = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
@@ -85,29 +91,31 @@ extension TableSide {
         return node
     }
 
-    /// True when an equal variant (same node, host, priority and wildcard-ness) is registered.
+    /// True when a variant with the same ``DuplicateKey`` is registered.
     func containsDuplicate(of variant: TrieVariant) -> Bool {
         let node = existingNode(for: variant)
         return node != 0 && hasDuplicate(of: variant, at: node)
     }
 
-    /// True when a variant equal to `variant` hangs on `node`, the node its path leads to.
+    /// True when a variant with the same ``DuplicateKey`` as `variant` hangs on `node`, the node
+    /// its path leads to: there, the table and segment shapes are equal by construction (a
+    /// wildcard's list or the other), and host and priority are compared.
     func hasDuplicate(of variant: TrieVariant, at node: UInt32) -> Bool {
-        let endsWithWildcard = variant.segments.last == .wildcard
-        var index = endsWithWildcard ? nodes[Int(node)].firstWildcard : nodes[Int(node)].firstTerminal
-        while index != 0 {
-            let existing = variants[Int(index)]
-            if existing.priority == variant.priority, existing.hostRank == variant.hostRank,
-               Int(existing.hostLength) == variant.hostKey.count,
-               variant.hostKey.withUnsafeBufferPointer({ host in
+        var index = variant.endsWithWildcard ? nodes[Int(node)].firstWildcard : nodes[Int(node)].firstTerminal
+        let hostRank = variant.hostRank
+        return variant.withHostBytes { host in
+            while index != 0 {
+                let existing = variants[Int(index)]
+                if existing.priority == variant.priority, existing.hostRank == hostRank,
+                   Int(existing.hostLength) == host.count,
                    host.isEmpty || ByteComparison.equal(keys.base + Int(existing.hostOffset), host.baseAddress!,
-                                                     host.count, folded: false)
-               }) {
-                return true
+                                                     host.count, folded: false) {
+                    return true
+                }
+                index = existing.next
             }
-            index = existing.next
+            return false
         }
-        return false
     }
 
     /// Inserts a variant, creating the nodes of its path, and returns the variant's index.
@@ -118,9 +126,9 @@ extension TableSide {
 
     /// The node a variant hangs on, creating the nodes of its path that do not exist yet.
     mutating func pathCreating(for variant: TrieVariant) -> UInt32 {
-        var node = rootCreating(scheme: variant.scheme)
-        for (depth, segment) in variant.segments.enumerated() {
-            node = childCreating(of: node, segment, depth: depth)
+        var node = rootCreating(scheme: variant.key.table)
+        for depth in 0..<variant.segmentCount {
+            node = childCreating(of: node, variant.segment(depth), depth: depth)
         }
         return node
     }
@@ -129,19 +137,21 @@ extension TableSide {
     /// `cursor`) stops sharing segments with this one: routes usually come grouped by prefix,
     /// and each shared level would otherwise cost a probe of the literal index.
     mutating func pathCreating(for variant: TrieVariant, cursor: inout PathCursor) -> UInt32 {
-        let root = rootCreating(scheme: variant.scheme)
+        let root = rootCreating(scheme: variant.key.table)
         var node = root
         var shared = 0
         if cursor.root == root {
-            let limit = min(cursor.segments.count, variant.segments.count)
-            while shared < limit && cursor.segments[shared] == variant.segments[shared] { shared += 1 }
+            // Equal shapes are equal edges: one batch resolves a regex source or a partial
+            // shape to one pointer.
+            let limit = min(cursor.segments.count, variant.segmentCount)
+            while shared < limit && cursor.segments[shared] == variant.key.segments[shared] { shared += 1 }
             if shared > 0 { node = cursor.nodes[shared - 1] }
         }
         cursor.root = root
-        cursor.segments = variant.segments
+        cursor.segments = variant.key.segments
         cursor.nodes.removeSubrange(shared...)
-        for depth in shared..<variant.segments.count {
-            node = childCreating(of: node, variant.segments[depth], depth: depth)
+        for depth in shared..<variant.segmentCount {
+            node = childCreating(of: node, variant.segment(depth), depth: depth)
             cursor.nodes.append(node)
         }
         return node
@@ -199,14 +209,14 @@ extension TableSide {
 
     /// Hangs a variant on `node` (where its path leads) and returns the variant's index.
     mutating func attach(_ variant: TrieVariant, at node: UInt32) -> UInt32 {
-        let endsWithWildcard = variant.segments.last == .wildcard
-        let hostOffset = storeKey(variant.hostKey)
+        let endsWithWildcard = variant.endsWithWildcard
+        let (hostOffset, hostLength) = variant.withHostBytes { (storeKey($0), UInt32($0.count)) }
         let index = allocateVariant(Variant(
             routeID: variant.routeID, sequence: variant.sequence, payload: variant.payload, layout: variant.layout,
             priority: variant.priority, node: node, next: 0, record: variant.record, hostOffset: hostOffset,
-            hostLength: UInt32(variant.hostKey.count), nameCount: variant.nameCount, expansion: variant.expansion,
+            hostLength: hostLength, nameCount: variant.nameCount, expansion: variant.expansion,
             hostRank: variant.hostRank, endsWithWildcard: endsWithWildcard,
-            hasPartial: variant.segments.contains { if case .partial = $0 { return true } else { return false } }))
+            hasPartial: variant.hasPartial))
         // Append at the tail so a node's list stays in registration order (readable dumps).
         if endsWithWildcard {
             if nodes[Int(node)].firstWildcard == 0 {

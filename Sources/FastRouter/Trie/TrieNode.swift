@@ -8,6 +8,17 @@ package enum SegmentRank: UInt8 {
     case constraint = 3
     case partial = 4
     case literal = 5
+
+    /// The rank of a parsed segment (a wildcard's is that of the path's tail).
+    package init(_ segment: Segment) {
+        switch segment {
+        case .literal: self = .literal
+        case .partial: self = .partial
+        case .constrained: self = .constraint
+        case .parameter: self = .parameter
+        case .wildcard: self = .wildcard
+        }
+    }
 }
 
 /// One node of a segment trie. A node is reached by one edge from its parent: a literal segment,

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// Routes file: one route per line, `[METHOD] pattern [priority]`. URLs file: one URL per line,
 /// `[METHOD] url`, line i answered by the route of line i. Blank lines and lines starting with
-/// `#` are skipped in both. Methods are ignored and equal routes (pattern and priority) merged,
-/// as in the embedded sets.
+/// `#` are skipped in both. Lines are read as ``RouteLinter`` reads them (``RouteLineIndex``): a
+/// line naming an earlier line's route (same table, host, priority and segment shapes, parameter
+/// names aside: docs/SEMANTICS.md §3.6) with another method is merged into it; naming it again
+/// otherwise is a duplicate, which the router refuses. Methods are otherwise ignored.
 ///
 /// Without `--urls`, the URLs come from `urls/NAME.urls` or `NAME.urls` beside the routes file
 /// when one exists with one URL per route line (the layout of the shipped route sets), and
@@ -23,7 +25,9 @@ enum RouteFile {
         guard !routeLines.isEmpty else { throw FormatError(description: "\(routesPath) holds no routes") }
         var routes: [RouteSpec] = []
         var routeOfLine: [Int] = []
-        var indexOfRoute: [String: Int] = [:]
+        // The benchmark's routers use the default options.
+        var index = RouteLineIndex(core: Router<Void>().core)
+        var routeOfFirstLine: [Int: Int] = [:]
         for (routeNumber, routeLine) in routeLines {
             let line: RouteLine
             do {
@@ -31,15 +35,18 @@ enum RouteFile {
             } catch {
                 throw FormatError(description: "\(routesPath):\(routeNumber): \(error.message)")
             }
-            let spec = RouteSpec(pattern: line.pattern, priority: line.priority)
-            let key = "\(spec.priority) \(spec.pattern)"
-            if let existing = indexOfRoute[key] {
-                routeOfLine.append(existing)
-            } else {
-                indexOfRoute[key] = routes.count
-                routeOfLine.append(routes.count)
-                routes.append(spec)
+            let (reading, keys) = index.read(line)
+            if case .anotherMethod(let first) = reading {
+                routeOfLine.append(routeOfFirstLine[first]!)
+                continue
             }
+            // A duplicate stays a route of its own: registering it fails and names the line.
+            if case .newRoute = reading {
+                index.record(line, keys: keys, number: routeNumber)
+                routeOfFirstLine[routeNumber] = routes.count
+            }
+            routeOfLine.append(routes.count)
+            routes.append(RouteSpec(pattern: line.pattern, priority: line.priority))
         }
         let name = URL(fileURLWithPath: routesPath).deletingPathExtension().lastPathComponent
         var urlsFile = urlsPath
