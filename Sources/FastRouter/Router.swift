@@ -88,7 +88,7 @@ public final class Router<Value> {
 
     /// The best match for `url`, or `nil` when no route matches.
     ///
-    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (SPEC §3.4).
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (docs/SEMANTICS.md §3.4).
     /// - Complexity: one lookup, plus the strings of the result. For lookups without allocation
     ///   use a ``Matcher``.
     @inlinable

@@ -14,7 +14,7 @@ public enum RouteLinter {
     /// Each route is registered in a router with `options`, so what fails to load is reported
     /// exactly as the router would reject it. Lines with the same pattern and priority but
     /// different methods are one route (the benchmark's reading of a routes file); the same line
-    /// twice is a duplicate. Then the loaded table is checked as ``Router/lint()`` does. Routes
+    /// twice is a duplicate. Then the loaded table is checked as ``FastRouter/Router/lint()`` does. Routes
     /// get their line number as id.
     ///
     /// - Parameters:
@@ -99,7 +99,7 @@ public enum RouteLinter {
     /// URLs indented below, then a summary line.
     ///
     /// - Parameters:
-    ///   - findings: what ``lint(routesFileContents:options:)`` or ``Router/lint()`` returned.
+    ///   - findings: what ``lint(routesFileContents:options:)`` or ``FastRouter/Router/lint()`` returned.
     ///   - fileName: prefixes each line when given.
     /// - Returns: the report; "no problems found" when `findings` is empty.
     public static func format(_ findings: [LintFinding], fileName: String? = nil) -> String {
