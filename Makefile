@@ -7,6 +7,8 @@
 #   make example   builds and runs the C example in examples/c
 #   make perf      instructions per lookup (callgrind) on the GitHub and static sets through the C API,
 #                  and per route added with fr_router_add
+#   make docs      a DocC archive per Swift module under build/docs (broken links fail it), after
+#                  building and running every example in Snippets/
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -18,7 +20,7 @@ endif
 BUILD_DIR := $(CURDIR)/.build
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release release-lib test test-swift test-c bench install example perf clean
+.PHONY: all deps build release release-lib test test-swift test-c bench install example perf docs snippets clean
 
 all: build
 
@@ -45,6 +47,35 @@ release-lib: deps
 
 test-swift: deps
 	$(SWIFT) test
+
+# --- documentation section -------------------------------------------------------------------
+#   make snippets   builds and runs each example of Snippets/ (the README's Swift examples; each
+#                   checks its own results and stops with an error when one is wrong)
+#   make docs       snippets, then build/docs/<module>.doccarchive for FastRouter, FastRouterDeepLinks
+#                   and FastRouterLint, with swift-docc-plugin; a warning (an unresolved symbol link,
+#                   a missing snippet) is an error. Serve an archive with any static web server
+#                   (python3 -m http.server -d build/docs/FastRouter.doccarchive) and open
+#                   /documentation/fastrouter. FastRouterCABI has no Swift API: include/fastrouter.h
+#                   documents the C library.
+DOCS_DIR := $(CURDIR)/build/docs
+DOC_MODULES := FastRouter FastRouterDeepLinks FastRouterLint
+SNIPPETS := $(sort $(basename $(notdir $(wildcard Snippets/*.swift))))
+
+snippets: deps
+	@bin="$$($(SWIFT) build --show-bin-path)"; for snippet in $(SNIPPETS); do \
+	  $(SWIFT) build --product $$snippet > /dev/null || { $(SWIFT) build --product $$snippet; exit 1; }; \
+	  "$$bin/$$snippet" > /dev/null || { echo "error: snippet $$snippet failed" >&2; exit 1; }; \
+	  echo "snippet $$snippet: ok"; \
+	done
+
+docs: snippets
+	rm -rf $(DOCS_DIR) && mkdir -p $(DOCS_DIR)
+	$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
+	    $(addprefix --target ,$(DOC_MODULES)) --output-path $(DOCS_DIR) --warnings-as-errors
+	@for module in $(DOC_MODULES); do \
+	  [ -f "$(DOCS_DIR)/$$module.doccarchive/index.html" ] || { echo "error: no archive for $$module" >&2; exit 1; }; \
+	done
+# --- end documentation section ---------------------------------------------------------------
 
 # --- C ABI section ---------------------------------------------------------------------------
 #   make install PREFIX=DIR   libfastrouter.so.X.Y.Z with its SONAME link libfastrouter.so.X and

@@ -20,7 +20,7 @@ extension Parameters {
     }
 
     /// Every value named `name`, each split on commas (empty items dropped), in order: `?t=a&t=b`
-    /// and `?t=a,b` agree, as in ``DeepLinkArguments``. Empty when absent.
+    /// and `?t=a,b` agree, as in `DeepLinkArguments` (FastRouterDeepLinks). Empty when absent.
     public func list(_ name: String) -> [String] {
         values(name).flatMap { $0.split(separator: ",", omittingEmptySubsequences: true).map(String.init) }
     }

@@ -116,7 +116,7 @@ public struct DeepLinkUnmatched<UserInfo> {
     }
 }
 
-/// How ``DeepLinkRouter/open(_:userInfo:)`` dealt with a URL.
+/// How `open` of a ``DeepLinkRouter`` dealt with a URL.
 public struct DeepLinkOutcome {
     /// Who handled the URL.
     public enum Resolution: Sendable, Equatable {

@@ -45,7 +45,7 @@ public final class DeepLinkRouter<UserInfo> {
     private var linkers: [(Any) -> (name: String, parameters: [(name: String, value: String)])?] = []
 
     /// An empty dispatcher.
-    /// - Parameter options: the options of the underlying ``Router`` (case folding, global fallback, web schemes).
+    /// - Parameter options: the options of the underlying `Router` (case folding, global fallback, web schemes).
     public init(options: RouterOptions = RouterOptions()) {
         router = Router(options: options)
     }
@@ -63,7 +63,7 @@ public final class DeepLinkRouter<UserInfo> {
     ///   - name: a name for ``url(named:parameters:scheme:host:)``; unique in the dispatcher.
     ///   - handler: returns to accept the URL, throws to decline it.
     /// - Returns: the route id.
-    /// - Throws: ``RouterError`` for an invalid pattern, a duplicate route or a name already used.
+    /// - Throws: `RouterError` for an invalid pattern, a duplicate route or a name already used.
     @discardableResult
     public func route(_ pattern: String, priority: Int32 = 0, name: String? = nil,
                       handler: @escaping Handler) throws(RouterError) -> UInt64 {
@@ -321,7 +321,7 @@ public final class DeepLinkRouter<UserInfo> {
     ///   - parameters: values by name, typed (`Int`, `Bool`, `UUID`, arrays, enums declaring ``LinkParameterValue``…).
     ///   - scheme: build only a pattern of this scheme (`nil`: any).
     ///   - host: for a web pattern, the host to build on.
-    /// - Throws: ``RouterError`` `.notFound` for an unknown name or no pattern of that scheme;
+    /// - Throws: `RouterError` `.notFound` for an unknown name or no pattern of that scheme;
     ///   otherwise the error of the first pattern tried.
     public func url(named name: String, parameters: KeyValuePairs<String, any LinkParameterValue> = [:],
                     scheme: String? = nil, host: String? = nil) throws(RouterError) -> String {
@@ -335,7 +335,7 @@ public final class DeepLinkRouter<UserInfo> {
     }
 
     /// Builds a link to `destination`, through the first destination route whose `link` accepts it.
-    /// - Throws: ``RouterError`` `.notFound` when no registered destination route links to it.
+    /// - Throws: `RouterError` `.notFound` when no registered destination route links to it.
     public func url<Destination>(for destination: Destination, scheme: String? = nil, host: String? = nil) throws(RouterError) -> String {
         for linker in linkers {
             guard let (name, pairs) = linker(destination) else { continue }
@@ -375,10 +375,10 @@ public final class DeepLinkRouter<UserInfo> {
         namedRoutes.first { $0.value.contains(id) }.map(\.key)
     }
 
-    /// Shadowed routes and ambiguous pairs in the dispatcher's table; see ``Router/lint()``.
+    /// Shadowed routes and ambiguous pairs in the dispatcher's table; see `Router.lint()`.
     public func lint() -> [LintFinding] { router.lint() }
 
-    /// A readable listing of the tables; see ``Router/dump()``.
+    /// A readable listing of the tables; see `Router.dump()`.
     public func dump() -> String { router.dump() }
 
     /// A registered handler and the name of its route.

@@ -79,7 +79,7 @@ public final class DestinationRouter<Destination>: Sendable {
     private let routeIDs: [[UInt64]]
 
     /// Registers `routes` in order, all or none.
-    /// - Throws: ``RouterError`` for an invalid pattern or a duplicate route.
+    /// - Throws: `RouterError` for an invalid pattern or a duplicate route.
     public init(_ routes: [DestinationRoute<Destination>], options: RouterOptions = RouterOptions()) throws(RouterError) {
         router = Router(options: options)
         declarations = routes
@@ -110,7 +110,7 @@ public final class DestinationRouter<Destination>: Sendable {
 
     /// A link to `destination`: built from the first declaration whose `link` accepts it, with
     /// its first pattern of `scheme` (when given) that accepts `host` (when given).
-    /// - Throws: ``RouterError`` `.notFound` when no declaration links to it; otherwise the
+    /// - Throws: `RouterError` `.notFound` when no declaration links to it; otherwise the
     ///   error of the first pattern tried (see `Router.url(for:parameters:host:)`).
     public func url(for destination: Destination, scheme: String? = nil, host: String? = nil) throws(RouterError) -> String {
         let schemes = Dictionary(router.routes.map { ($0.id, $0.scheme) }, uniquingKeysWith: { first, _ in first })
@@ -136,7 +136,7 @@ public final class DestinationRouter<Destination>: Sendable {
     /// Every route, in declaration order.
     public var routes: [RouteDescription] { router.routes }
 
-    /// Shadowed routes and ambiguous pairs; see ``Router/lint()``.
+    /// Shadowed routes and ambiguous pairs; see `Router.lint()`.
     public func lint() -> [LintFinding] { router.lint() }
 
     /// Which declaration a registered pattern belongs to.

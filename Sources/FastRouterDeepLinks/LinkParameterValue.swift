@@ -101,7 +101,7 @@ extension Float: LinkParameterValue {
 }
 
 extension Bool: LinkParameterValue {
-    /// `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, in any case (as ``Parameters/bool(_:)``).
+    /// `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, in any case (as `Parameters.bool(_:)`).
     public init?(linkParameter text: String) {
         switch text.lowercased() {
         case "true", "1", "yes", "on": self = true

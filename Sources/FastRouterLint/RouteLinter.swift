@@ -16,7 +16,7 @@ public enum RouteLinter {
     /// table, host, priority and segment shapes, parameter names aside: docs/SEMANTICS.md §3.6)
     /// but name different methods are one route (the benchmark's reading of a routes file); the
     /// same route again without a new method is a duplicate. Then the loaded table is checked as
-    /// ``Router/lint()`` does. Routes get their line number as id.
+    /// ``FastRouter/Router/lint()`` does. Routes get their line number as id.
     ///
     /// - Parameters:
     ///   - routesFileContents: the file's text.
@@ -101,7 +101,7 @@ public enum RouteLinter {
     /// URLs indented below, then a summary line.
     ///
     /// - Parameters:
-    ///   - findings: what ``lint(routesFileContents:options:)`` or ``Router/lint()`` returned.
+    ///   - findings: what ``lint(routesFileContents:options:)`` or ``FastRouter/Router/lint()`` returned.
     ///   - fileName: prefixes each line when given.
     /// - Returns: the report; "no problems found" when `findings` is empty.
     public static func format(_ findings: [LintFinding], fileName: String? = nil) -> String {
