@@ -12,7 +12,7 @@ public enum RouteLinter {
     /// lines starting with `#` are skipped.
     ///
     /// Each route is registered in a router with `options`, so what fails to load is reported
-    /// exactly as the router would reject it. Lines that are one route by ``DuplicateKey`` (same
+    /// exactly as the router would reject it. Lines that are one route by `DuplicateKey` (same
     /// table, host, priority and segment shapes, parameter names aside: docs/SEMANTICS.md §3.6)
     /// but name different methods are one route (the benchmark's reading of a routes file); the
     /// same route again without a new method is a duplicate. Then the loaded table is checked as
