@@ -85,16 +85,16 @@ docs: snippets
 #   make clib                 only builds that library, in .build-clib
 #   make test-c               installs under build/c/prefix, then runs Tests/c/run.sh against that install
 #   make example              builds examples/c/router-cli with pkg-config and routes examples/c/urls.txt
-# The installed library is a system library: the Swift runtime (and Foundation, while the library's
-# code imports it) is linked into it statically, so it needs nothing from the Swift toolchain at
-# run time; it exports only the fr_* functions (libfastrouter.map, the linker's export list); its
-# SONAME is libfastrouter.so.FR_VERSION_MAJOR. SwiftPM's --static-swift-stdlib compiles against
-# the static runtime but links only executables with it, hence -Xswiftc -static-stdlib for the
-# library's link. lld, because gold leaves local copies of a few Swift symbols in the dynamic
-# symbol table. It is built in its own scratch path, .build-clib: the static runtime changes how
-# the module compiles, so sharing .build would rebuild it back and forth with the other release
-# products. make install fails if the installed library needs any library it cannot find, or any
-# from the Swift toolchain.
+# The installed library is a system library: the Swift runtime is linked into it statically (its
+# modules do not import Foundation), so it needs nothing from the Swift toolchain at run time; it
+# exports only the fr_* functions (libfastrouter.map, the linker's export list); its SONAME is
+# libfastrouter.so.FR_VERSION_MAJOR. SwiftPM's --static-swift-stdlib compiles against the static
+# runtime but links only executables with it, hence -Xswiftc -static-stdlib for the library's link.
+# lld, because gold leaves local copies of a few Swift symbols in the dynamic symbol table. It is
+# built in its own scratch path, .build-clib: the static runtime changes how the modules compile,
+# so sharing .build would rebuild them back and forth with the other release products. make
+# install fails if the installed library needs any library it cannot find, or any from the Swift
+# toolchain.
 SWIFT_TOOLCHAIN_DIR = $(realpath $(dir $(realpath $(shell command -v $(SWIFT))))..)
 OBJCOPY ?= $(shell command -v objcopy 2>/dev/null || echo $(dir $(realpath $(shell command -v $(SWIFT))))llvm-objcopy)
 FR_VERSION = $(shell sed -n 's/^\#define FR_VERSION "\(.*\)".*/\1/p' include/fastrouter.h)

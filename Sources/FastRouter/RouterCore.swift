@@ -160,9 +160,6 @@ package final class RouterCore: @unchecked Sendable {
                            scheme: store.scheme(of: index), sequence: first.sequence, index: index)
     }
 
-    /// Bytes held by both table sides.
-    var tableBytes: Int { writer.withLock { _ in tables.allocatedBytes } }
-
     /// Runs `body` on the registered routes (in registration order) and the current side, both
     /// read under one hold of the writer lock, so they describe the same version of the table.
     func withStableSnapshot<R>(_ body: ([RouteRecord], TableSide) -> R) -> R {

@@ -104,19 +104,19 @@ package func frRouterFree(_ router: OpaquePointer?) {
 /// `fr_router_add`: registers a route; writes `err` (an `fr_error *`) whenever it is given.
 @_cdecl("fr_router_add")
 package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ length: UInt,
-                        _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
+                         _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
     guard let router else {
         fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
         return FRStatus.invalidArgument
     }
     guard let pattern = bytes(pattern, length, limit: patternLengthLimit) else {
         fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "pattern is NULL but its length is not 0",
-                      to: err)
+                       to: err)
         return FRStatus.invalidArgument
     }
     guard routeID != frNoRoute else {
         fr_error.store(code: FRStatus.invalidArgument, offset: 0,
-                      message: "route id UINT64_MAX is reserved (FR_NO_ROUTE)", to: err)
+                       message: "route id UINT64_MAX is reserved (FR_NO_ROUTE)", to: err)
         return FRStatus.invalidArgument
     }
     do {
@@ -147,8 +147,8 @@ package func frRouterCount(_ router: OpaquePointer?) -> Int {
 /// `fr_router_url`: reverse routing into a caller's buffer; `names` and `values` are `fr_str` arrays.
 @_cdecl("fr_router_url")
 package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: UnsafePointer<fr_str>?,
-                        _ values: UnsafePointer<fr_str>?, _ count: UInt, _ buffer: UnsafeMutablePointer<CChar>?,
-                        _ capacity: UInt, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+                         _ values: UnsafePointer<fr_str>?, _ count: UInt, _ buffer: UnsafeMutablePointer<CChar>?,
+                         _ capacity: UInt, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
     guard let router, routeID != frNoRoute, buffer != nil || capacity == 0, count <= UInt(Int.max / 16) else {
         return FRStatus.invalidArgument
@@ -175,7 +175,7 @@ package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: U
 /// `fr_router_dump`: a readable listing of the tables into a caller's buffer.
 @_cdecl("fr_router_dump")
 package func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
-                         _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+                          _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
     guard let router, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
     let listing = routerCore(router)._withUnsafeGuaranteedRef { $0.dump() }
@@ -186,7 +186,7 @@ package func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePoint
 /// the buffer conventions of `fr_router_dump`.
 @_cdecl("fr_router_lint")
 package func frRouterLint(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
-                         _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+                          _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
     guard let router, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
     let report = routerCore(router)._withUnsafeGuaranteedRef { $0.lintReport() }
@@ -212,7 +212,7 @@ package func frMatchFree(_ match: OpaquePointer?) {
 /// allocation and no reference counting here, so a warm `fr_match` keeps lookups allocation-free.
 @_cdecl("fr_router_match")
 package func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ length: UInt,
-                          _ match: OpaquePointer?) -> Int32 {
+                           _ match: OpaquePointer?) -> Int32 {
     guard let match else { return FRStatus.invalidArgument }
     return matchScratch(match)._withUnsafeGuaranteedRef { scratch in
         // Over-long lengths are clamped to one byte past the URL limit, which the scanner rejects
@@ -249,7 +249,7 @@ package func frMatchParamCount(_ match: OpaquePointer?) -> Int {
 /// `fr_match_param_at`: the pair at `index`; `name` and `value` are optional `fr_str *`.
 @_cdecl("fr_match_param_at")
 package func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: UnsafeMutablePointer<fr_str>?,
-                           _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
+                            _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
     guard let match else {
         name?.pointee = .absent
         value?.pointee = .absent
@@ -271,7 +271,7 @@ package func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: Unsa
 /// `fr_match_param`: the value of the first pair named `name`; `value` is an optional `fr_str *`.
 @_cdecl("fr_match_param")
 package func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ length: UInt,
-                         _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
+                          _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
     guard let match, let name = bytes(name, length) else {
         value?.pointee = .absent
         return FRStatus.invalidArgument

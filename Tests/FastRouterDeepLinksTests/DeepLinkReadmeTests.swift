@@ -165,23 +165,46 @@ import FastRouterLint
         try section().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    @Test func documentedExamplesAreTheTestedCode() throws {
-        let document = try Self.section()
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        let blocks = document.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+    /// Every paragraph of every Swift example in the section, as lines without indentation.
+    static func documentedParagraphs() throws -> [[String]] {
+        let blocks = try section().components(separatedBy: "```swift\n").dropFirst()
+            .map { $0.components(separatedBy: "```")[0] }
         #expect(blocks.count == 6)
-        for block in blocks {
-            let paragraphs = block.components(separatedBy: "\n\n")
-            for paragraph in paragraphs {
-                let lines = paragraph.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                guard !lines.isEmpty else { continue }
-                let found = sourceLines.indices.contains { start in
-                    start + lines.count <= sourceLines.count && Array(sourceLines[start..<(start + lines.count)]) == lines
-                }
-                #expect(found, "not in DeepLinkReadmeTests.swift:\n\(paragraph)")
-            }
+        return blocks.flatMap { $0.components(separatedBy: "\n\n") }
+            .map { $0.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The lines of a source file without indentation.
+    static func sourceLines(_ url: URL) throws -> [String] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Whether `lines` stand, one after the other, somewhere in `source`.
+    static func contains(_ source: [String], _ lines: [String]) -> Bool {
+        source.indices.contains { start in
+            start + lines.count <= source.count && Array(source[start..<(start + lines.count)]) == lines
+        }
+    }
+
+    @Test func documentedExamplesAreTheTestedCode() throws {
+        let source = try Self.sourceLines(URL(fileURLWithPath: #filePath))
+        for paragraph in try Self.documentedParagraphs() {
+            #expect(Self.contains(source, paragraph), "not in DeepLinkReadmeTests.swift:\n\(paragraph.joined(separator: "\n"))")
+        }
+    }
+
+    /// The API documentation shows these examples from `Snippets/`: they must be the same code.
+    @Test func documentedExamplesAreTheSnippets() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Snippets")
+        let snippets = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            .map { try Self.sourceLines(folder.appendingPathComponent($0)) }
+        for paragraph in try Self.documentedParagraphs() {
+            #expect(snippets.contains { Self.contains($0, paragraph) },
+                    "not in any Snippets/*.swift:\n\(paragraph.joined(separator: "\n"))")
         }
     }
 }

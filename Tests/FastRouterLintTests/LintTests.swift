@@ -130,7 +130,7 @@ import Testing
     }
 
     private func checkRandomTable(seed: Int, _ checked: inout (shadowed: Int, ambiguous: Int)) throws {
-        var random = LintSeed(UInt64(seed) &+ 17)
+        var random = SplitMix64(UInt64(seed) &+ 17)
         let shapes = ["a", "b", ":P", "{P:int}", "{P:alpha}", "{P}.{Q}", "{P:[a-b]+}"]
         let pool = ["a", "b", "1", "22", "x.y", "a.b", "ab1", "-3", "ab"]
         let router = Router<Int>()
@@ -293,17 +293,5 @@ import Testing
             #expect(analysis.candidateIDs(url) == (try router.matches(url).map(\.routeID)), "\(url)")
         }
         #expect(analysis.candidateIDs("/a/b/c") == [4, 3, 2, 1])
-    }
-}
-
-private struct LintSeed {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -67,7 +67,7 @@ import Testing
         }
         var compared = 0
         for seed in 0..<40 {
-            var random = AgreementSeed(UInt64(seed) &+ 101)
+            var random = SplitMix64(UInt64(seed) &+ 101)
             let router = Router<Int>()
             for index in 0..<12 {
                 var pattern = ""
@@ -194,18 +194,5 @@ import Testing
         #expect(findings.first?.message
                 == "duplicate route: '/users/{n:int}' has the same table, host, priority and segments as '/users/{id:int}' (line 3)")
         #expect(findings.first?.relatedRoute?.pattern == "/users/{id:int}")
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct AgreementSeed {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

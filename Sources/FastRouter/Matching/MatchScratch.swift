@@ -80,7 +80,7 @@ package final class MatchScratch {
     /// The decoded segment at `index`.
     func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { state.pointee.segment(index) }
 
-    /// Declines the current candidate and moves to the next: 0 (`FR_OK`) or 1 (`FR_NOMATCH`).
+    /// Declines the current candidate and moves to the next: `.found`, or `.noMatch` when none is left.
     package func next() -> LookupStatus { state.pointee.next() }
 
     /// Forgets the last result.

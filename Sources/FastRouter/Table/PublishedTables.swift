@@ -38,9 +38,6 @@ struct PublishedTables: ~Copyable {
     /// The side readers use; only unchanging while the caller holds the writer lock.
     var published: TableSide { sides[activeSide.load(ordering: .relaxed)] }
 
-    /// Bytes held by both sides.
-    var allocatedBytes: Int { sides[0].allocatedBytes + sides[1].allocatedBytes }
-
     /// Applies a change to the inactive side, publishes it, waits out readers of the other side,
     /// applies the same change there and sends readers back to it. `body` must be deterministic:
     /// both sides stay identical.

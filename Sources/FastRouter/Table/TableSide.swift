@@ -1,7 +1,7 @@
 /// Every table of one router — the per-scheme tries and the global trie — in flat buffers.
 ///
-/// A router keeps two sides (see ``RouterCore``): readers use the active one while the writer
-/// changes the other, then swaps them. A side is therefore only ever mutated by the single
+/// A router keeps two sides (see ``PublishedTables``): readers use the active one while the
+/// writer changes the other, then swaps them. A side is therefore only ever mutated by the single
 /// writer while no reader can see it, which is why it can use raw, non-atomic storage.
 struct TableSide {
     var nodes: FlatBuffer<TrieNode>
@@ -72,12 +72,6 @@ struct TableSide {
         variants.deallocate()
         keys.deallocate()
         schemes.deallocate()
-    }
-
-    /// Bytes held by this side's buffers.
-    var allocatedBytes: Int {
-        nodes.allocatedBytes + literalSlots.allocatedBytes + constraintEdges.allocatedBytes
-            + variants.allocatedBytes + keys.allocatedBytes + schemes.allocatedBytes
     }
 
     // MARK: Schemes
