@@ -31,7 +31,7 @@ public final class Matcher<Value> {
     /// point into the matcher's own copy of the URL, never into `url`'s storage.
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(_ url: String) throws(RouterError) -> Bool {
-        let status = withUTF8(url) { bytes in core._withUnsafeGuaranteedRef { $0.match(url: bytes, into: scratch) } }
+        let status = core._withUnsafeGuaranteedRef { $0.match(string: url, into: scratch) }
         if status == .invalidURL { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return status == .found
     }

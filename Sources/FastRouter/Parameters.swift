@@ -61,28 +61,32 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     /// pattern of its route.
     init(_ state: UnsafeMutablePointer<ScratchState>, pattern: UnsafeBufferPointer<UInt8>) {
         let count = state.pointee.parameterCount
-        let wildcard = state.pointee.wildcardRange ?? 0..<0
+        var wildcardCount = 0
+        var wildcardBytes = 0
+        state.pointee.forEachWildcardSegment { _, length in
+            wildcardCount &+= 1
+            wildcardBytes &+= length
+        }
         let fragment = state.pointee.fragmentBytes
         // Wrapping arithmetic: every count is bounded by the URL's and the pattern's lengths.
-        let stringCount = 2 &* count &+ wildcard.count &+ (fragment == nil ? 1 : 2)
+        let stringCount = 2 &* count &+ wildcardCount &+ (fragment == nil ? 1 : 2)
         let parameters = state.pointee.parameters.base
-        var byteCount = (fragment?.count ?? 0) &+ pattern.count
+        var byteCount = (fragment?.count ?? 0) &+ pattern.count &+ wildcardBytes
         for index in 0..<count { byteCount &+= parameters[index].nameLength &+ parameters[index].valueLength }
-        for index in wildcard { byteCount &+= state.pointee.segmentLengths[index] }
-        let storage = ParameterStorage.make(pairCount: count, segmentCount: wildcard.count,
+        let storage = ParameterStorage.make(pairCount: count, segmentCount: wildcardCount,
                                             hasFragment: fragment != nil, hasPattern: true, stringCount: stringCount,
                                             byteCount: byteCount, reusing: &state.pointee.spareParameters)
         var writer = storage.writer
         for index in 0..<count {
             let parameter = parameters[index]
             writer.append(parameter.name, parameter.nameLength, interned: parameter.nameString, padded: true)
-            writer.append(parameter.value, parameter.valueLength, interned: nil, padded: true)
+            // Values may lie in the caller's URL, which has no readable bytes past its end.
+            writer.append(parameter.value, parameter.valueLength, interned: nil, padded: false)
         }
-        for index in wildcard {
-            writer.append(state.pointee.segmentStarts[index], state.pointee.segmentLengths[index], interned: nil,
-                          padded: true)
+        state.pointee.forEachWildcardSegment { start, length in
+            writer.append(start, length, interned: nil, padded: false)
         }
-        if let fragment { writer.append(fragment.baseAddress, fragment.count, interned: nil, padded: true) }
+        if let fragment { writer.append(fragment.baseAddress, fragment.count, interned: nil, padded: false) }
         writer.append(pattern.baseAddress, pattern.count, interned: nil, padded: true)
         writer.finish()
         self.storage = storage

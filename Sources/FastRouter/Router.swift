@@ -119,7 +119,7 @@ extension RouterCore {
     @usableFromInline
     func beginBestMatch(of url: String) throws(RouterError) -> Unmanaged<MatchScratch>? {
         let (status, scratch) = ThreadScratch.withCurrent { scratch in
-            (withUTF8(url) { match(url: $0, into: scratch) }, Unmanaged.passUnretained(scratch))
+            (match(string: url, into: scratch), Unmanaged.passUnretained(scratch))
         }
         guard status == .found else {
             endMatch(scratch)
@@ -145,7 +145,7 @@ extension RouterCore {
     @usableFromInline
     func withCandidates(of url: String, _ body: (MatchScratch) -> Void) -> LookupStatus {
         ThreadScratch.withCurrent { scratch in
-            var status = withUTF8(url) { match(url: $0, into: scratch) }
+            var status = match(string: url, into: scratch)
             let first = status
             while status == .found {
                 body(scratch)

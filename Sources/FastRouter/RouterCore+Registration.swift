@@ -28,95 +28,58 @@ extension RouterCore {
 
     /// Registers routes all at once, or none of them when any fails.
     ///
-    /// A large batch is parsed and inserted one route at a time into the side readers do not
-    /// use, so nothing proportional to the batch is held twice: a million routes never exist as
-    /// a million parsed patterns at once. Parsing happens under the writer lock; readers never
-    /// take it.
-    /// - Complexity: O(total pattern length); one publication for the whole batch.
+    /// Every route is parsed and added to one ``TreeEditor``, which copies only the published
+    /// nodes it changes; one publication makes the whole batch visible. A duplicate anywhere
+    /// drops the editor: nothing readers can see has changed. Parsing happens under the writer
+    /// lock; readers never take it.
+    /// - Complexity: O(total pattern length) plus the nodes the batch changes; one grace period.
     func add(_ registrations: [Registration]) throws(RouterError) {
         for registration in registrations where registration.id == UInt64.max {
             throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
         }
         try writer.withLock { (state) throws(RouterError) in
             // The buffers of the last registration call serve this one: a single add then
-            // allocates nothing for its bookkeeping.
+            // allocates little for its bookkeeping.
             var batch = state.spareBatch.take() ?? BatchPreparation()
             batch.begin(firstSequence: state.nextSequence)
-            var inserted = state.spareInserted
-            state.spareInserted = []
-            inserted.removeAll(keepingCapacity: true)
             defer {
                 // A large batch's buffers are let go rather than held for the router's life.
-                if inserted.capacity <= Self.spareBufferRoutes {
+                if registrations.count <= Self.spareBufferRoutes {
                     batch.end()
                     state.spareBatch = batch
-                    state.spareInserted = inserted
                 }
             }
             let duplicate = RouterError(.duplicateRoute, offset: 0,
                                         "a route with the same table, host, priority and segments is already registered")
-            inserted.reserveCapacity(registrations.count)
-            if registrations.count > 64 {
-                // Each variant is checked against the side being built, which already holds the
-                // batch's earlier variants; a failure restores that side from the published one.
-                try applyBatch { (side) throws(RouterError) in
-                    var cursor = PathCursor()
-                    for registration in registrations {
-                        for variant in try prepare(registration, &batch, state) {
-                            // Nodes made for a duplicate are dropped with the rest of the failed side.
-                            let node = side.pathCreating(for: variant, cursor: &cursor)
-                            if side.hasDuplicate(of: variant, at: node) { throw duplicate }
-                            inserted.append(side.attach(variant, at: node))
-                        }
-                    }
-                }
-            } else {
-                var variants: [TrieVariant] = []
-                for registration in registrations {
-                    let prepared = try prepare(registration, &batch, state)
-                    if variants.isEmpty { variants = prepared } else { variants += prepared }
-                }
-                if variants.count == 1 {
-                    // The common single add checks for a duplicate on the first side it changes:
-                    // a duplicate's path exists in full, so finding one there has created nothing.
-                    let variant = variants[0]
-                    try apply { (side) throws(RouterError) in
-                        let node = side.pathCreating(for: variant)
-                        if side.hasDuplicate(of: variant, at: node) { throw duplicate }
-                        inserted.removeAll(keepingCapacity: true)
-                        inserted.append(side.attach(variant, at: node))
-                    }
-                } else {
-                    // Several variants are checked before anything changes: against the published
-                    // side and against each other.
-                    let active = publishedSide
-                    var keys = Set<DuplicateKey>()
-                    for variant in variants
-                    where active.containsDuplicate(of: variant) || !keys.insert(variant.key).inserted {
-                        throw duplicate
-                    }
-                    apply { side in inserted = variants.map { side.insert($0) } }
+            var editor = TreeEditor(tables.published)
+            var maxCaptures = state.maxCaptures
+            for registration in registrations {
+                for (variant, terminal) in try prepare(registration, &batch, state) {
+                    guard editor.add(variant, terminal) else { throw duplicate }
+                    maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                 }
             }
+            tables.publish(&editor, maxCaptures: maxCaptures, router: tag)
+            state.maxCaptures = maxCaptures
             // The batch has landed: record it.
-            state.nextSequence = batch.sequence
             for (source, regex) in batch.regexes where state.regexes[source] == nil { state.regexes[source] = (regex, 0) }
             for (key, template) in batch.templates where state.templates[key] == nil {
                 state.templates[key] = (template, 0)
             }
             let textBytes = registrations.reduce(0) { $0 + ($1.text?.utf8.count ?? $1.bytes.count) }
             state.routes.reserve(routes: registrations.count, textBytes: textBytes)
-            var cursor = 0
+            var sequence = state.nextSequence
             for (registration, route) in zip(registrations, batch.routes) {
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
-                let expansions = inserted[cursor..<(cursor + route.variantCount)]
                 registration.withPattern { bytes in
-                    state.routes.add(id: registration.id, pattern: bytes, variants: expansions,
+                    state.routes.add(id: registration.id, pattern: bytes, priority: registration.priority,
+                                     sequence: sequence, payload: registration.payload,
                                      regexSources: route.regexSources, templateKeys: route.templateKeys)
                 }
-                cursor += route.variantCount
+                sequence += 1
             }
+            state.nextSequence = batch.sequence
             routeCount.add(registrations.count, ordering: .relaxed)
             state.reclaimPayloads(router: tag)
         }
@@ -128,7 +91,7 @@ extension RouterCore {
     /// Parses one route and builds its variants (one per expansion), recording in `batch` what
     /// the route shares with others.
     private func prepare(_ registration: Registration, _ batch: inout BatchPreparation,
-                         _ state: borrowing WriterState) throws(RouterError) -> [TrieVariant] {
+                         _ state: borrowing WriterState) throws(RouterError) -> [(RouteVariant, Terminal)] {
         let pattern = try registration.withPattern { bytes in
             Result { () throws(RouterError) in
                 try PatternParser.parse(bytes, webSchemes: options.webSchemes) { source in
@@ -144,7 +107,7 @@ extension RouterCore {
             regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
         }
         var templateKeys = Set<[DuplicateKey.Piece]>()
-        var variants: [TrieVariant] = []
+        var variants: [(RouteVariant, Terminal)] = []
         variants.reserveCapacity(pattern.variants.count)
         for (expansion, segments) in pattern.variants.enumerated() {
             variants.append(try makeVariant(pattern, segments, regexPointers, &batch.templates, state.templates,
@@ -161,7 +124,7 @@ extension RouterCore {
                              _ routerTemplates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)],
                              _ templateKeys: inout Set<[DuplicateKey.Piece]>, _ names: inout [(name: String, segment: Int32)],
                              _ registration: Registration, sequence: UInt64, expansion: Int,
-                             record: UInt32) throws(RouterError) -> TrieVariant {
+                             record: UInt32) throws(RouterError) -> (RouteVariant, Terminal) {
         names.removeAll(keepingCapacity: true)
         for (index, segment) in segments.enumerated() {
             switch segment {
@@ -195,8 +158,12 @@ extension RouterCore {
             resolved[index] = pointer
         }
         let layout = try self.names.internLayout(names)
-        return TrieVariant(key: key, resolved: resolved, layout: layout, nameCount: UInt16(names.count),
-                           routeID: registration.id, sequence: sequence, expansion: UInt16(expansion),
-                           payload: registration.payload, record: record)
+        let variant = RouteVariant(key: key, resolved: resolved, expansion: expansion)
+        let shape = self.names.internShape(layout: layout, nameCount: names.count, ranks: variant.ranks,
+                                           host: variant.hostBytes, hostRank: key.host.rank,
+                                           expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard)
+        let terminal = Terminal(routeID: registration.id, sequence: sequence, payload: registration.payload,
+                                shape: shape, priority: registration.priority, record: record)
+        return (variant, terminal)
     }
 }

@@ -1,21 +1,29 @@
 extension RouterCore {
     /// Removes every route with `id`; returns how many were removed.
+    ///
+    /// Each route's pattern is parsed again to find the path of each expansion; one
+    /// ``TreeEditor`` takes them all out and one publication makes the removal visible.
     /// - Complexity: O(total pattern length of those routes) plus one grace period.
     @discardableResult
     package func remove(id: UInt64) -> Int {
         writer.withLock { state in
             let indexes = state.routes.indexes(withID: id)
             guard !indexes.isEmpty else { return 0 }
-            let variants = indexes.flatMap { state.routes.variants(of: $0) }
-            // Every expansion of a route carries the route's payload: read it from the first.
-            let home = publishedSide
-            let payloads = indexes.compactMap { home.variants[Int(state.routes.records[Int($0)].firstVariant)].payload }
-            apply { side in for variant in variants { side.remove(variant: variant) } }
+            var editor = TreeEditor(tables.published)
+            for index in indexes {
+                for variant in variants(ofStored: index, state) {
+                    let removed = editor.remove(variant, record: index)
+                    if removed == nil { print("MISSING", state.routes.pattern(of: index), variant.steps, options.caseInsensitivePaths); print(dump()) }
+                    assert(removed != nil, "a stored route's expansion is missing from the tree")
+                }
+            }
+            tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag)
+            let payloads = indexes.compactMap { state.routes.records[Int($0)].payload }
             let removed = state.routes.removeAll(withID: id)
             for (_, extras) in removed {
                 for source in extras.regexSources {
                     state.regexes[source]!.uses -= 1
-                    // No side references the regex any more and no reader is inside the old side.
+                    // No published node references the regex any more and no reader is inside an old one.
                     if state.regexes[source]!.uses == 0 { state.regexes[source] = nil }
                 }
                 for key in extras.templateKeys {
@@ -23,11 +31,41 @@ extension RouterCore {
                     if state.templates[key]!.uses == 0 { state.templates[key] = nil }
                 }
             }
-            // Both sides have dropped the routes: only readers' last results may still hold them.
+            // The tables no longer hold the routes: only readers' last results may still hold them.
             if state.releasePayload != nil { for payload in payloads { state.reclaimer.retire(payload) } }
             routeCount.subtract(removed.count, ordering: .relaxed)
             state.reclaimPayloads(router: tag)
             return removed.count
+        }
+    }
+
+    /// The expansions of stored route `index` as the tree holds them, from its pattern parsed
+    /// again with the router's shared regexes and templates.
+    func variants(ofStored index: UInt32, _ state: borrowing WriterState) -> [RouteVariant] {
+        let record = state.routes.records[Int(index)]
+        let text = state.routes.pattern(of: index)
+        let parsed = withUTF8(text) { bytes in
+            Result { () throws(RouterError) in
+                try PatternParser.parse(bytes, webSchemes: options.webSchemes) { source in state.regexes[source]?.regex }
+            }
+        }
+        guard case .success(let pattern) = parsed else {
+            preconditionFailure("a stored pattern no longer parses")
+        }
+        return pattern.variants.indices.map { expansion in
+            let key = DuplicateKey(pattern, expansion: expansion, priority: record.priority)
+            var resolved: [UnsafeRawPointer?] = Array(repeating: nil, count: key.segments.count)
+            for (position, shape) in key.segments.enumerated() {
+                switch shape {
+                case .constrained(.regex(let source)):
+                    resolved[position] = UnsafeRawPointer(Unmanaged.passUnretained(state.regexes[source]!.regex).toOpaque())
+                case .partial(let pieces):
+                    resolved[position] = UnsafeRawPointer(Unmanaged.passUnretained(state.templates[pieces]!.template).toOpaque())
+                default:
+                    break
+                }
+            }
+            return RouteVariant(key: key, resolved: resolved, expansion: expansion)
         }
     }
 }

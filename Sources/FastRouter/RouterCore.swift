@@ -3,15 +3,16 @@ import Synchronization
 /// The untyped engine behind ``Router`` and the C ABI: tables, registration, removal, lookup.
 ///
 /// Thread-safety: any number of threads may call ``match(url:into:)`` (each with its own
-/// ``MatchScratch``) while others add or remove routes. Readers never block: the router keeps
-/// two identical ``TableSide``s; a writer changes the one readers do not use, publishes it with
-/// one atomic store, waits for readers still inside the old one to leave (a grace period, see
-/// ``ReaderRegistry``), then applies the same change to the old one. Writers are serialized.
+/// ``MatchScratch``) while others add or remove routes. Readers never block: the tables are
+/// kept once, as a tree whose published nodes never change; a writer builds the new version
+/// beside it (sharing what it does not change), publishes it with one atomic store, waits for
+/// readers still inside the old one to leave (a grace period, see ``ReaderRegistry``), then
+/// frees what it replaced (see ``PublishedTables``). Writers are serialized.
 @usableFromInline
 package final class RouterCore: @unchecked Sendable {
     package let options: RouterOptions
     let webSchemes: WebSchemes
-    /// The tables, kept as two identical sides, and which one readers use.
+    /// The published tables.
     let tables = PublishedTables()
     let writer = Mutex(WriterState())
     /// Regex constraints that hit PCRE2's match or depth limit (docs/SEMANTICS.md §3.4).
@@ -37,10 +38,8 @@ package final class RouterCore: @unchecked Sendable {
     deinit {
         writer.withLock { state in
             guard let release = state.releasePayload else { return }
-            // Every expansion of a route carries the route's one payload.
             for index in state.routes.liveIndexes {
-                let first = state.routes.records[Int(index)].firstVariant
-                if let payload = tables.published.variants[Int(first)].payload { release(payload) }
+                if let payload = state.routes.records[Int(index)].payload { release(payload) }
             }
             // No reader can use a router that is being freed.
             state.reclaimer.releaseAll(release: release)
@@ -59,88 +58,142 @@ package final class RouterCore: @unchecked Sendable {
     @inline(__always)
     var tag: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
 
-    // MARK: Publication
-
-    /// Applies a change to both table sides, publishing it to readers in between (see
-    /// ``PublishedTables/apply(router:_:)``). Writers call it under the writer lock.
-    func apply<Failure: Error>(_ body: (inout TableSide) throws(Failure) -> Void) throws(Failure) {
-        try tables.apply(router: tag, body)
-    }
-
-    /// Applies a large batch to one side and copies it to the other (see
-    /// ``PublishedTables/applyBatch(router:_:)``).
-    func applyBatch<Result>(_ body: (inout TableSide) throws(RouterError) -> Result) throws(RouterError) -> Result {
-        try tables.applyBatch(router: tag, body)
-    }
-
     // MARK: Lookup
 
-    /// Finds every candidate for `url`, best first, and makes the best one current in `scratch`.
+    /// Finds the best candidate for `url` and makes it current in `scratch`.
     /// Returns `.found`, `.noMatch` or `.invalidURL`.
-    /// - Complexity: one pass over the URL plus the trie paths it can follow; no heap allocation
+    /// - Complexity: one pass over the URL plus the tree paths it can follow; no heap allocation
     ///   once `scratch` has served a lookup at least as large.
     package func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
         let state = scratch.state
         state.pointee.clearResult()
         let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
-        guard state.pointee.load(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace) else { return .invalidURL }
-        let regexScratch = scratch.regexScratch
-        let rankBuffers = state.pointee.rankBuffers
-        let scheme = state.pointee.scheme
-        let limitHits = state.pointer(to: \.limitHits)!
-        limitHits.pointee = 0
+        guard let input = state.pointee.prepare(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace,
+                                                foldAll: options.caseInsensitivePaths) else { return .invalidURL }
+        let walk = state.pointer(to: \.walk)!
         scratch.slot.enter(router: tag)
-        let side = tables.current
-        // One walker serves both tables; built in place, it reads the URL from the scratch.
-        let walker = TrieWalker(side: side.pointee, input: state.pointee.lookupInput(foldAll: options.caseInsensitivePaths),
-                                candidates: state.pointer(to: \.candidates)!, regexScratch: regexScratch,
-                                limitHits: limitHits)
-        var groupStart = 0
-        if let scheme {
-            let root = side.pointee.root(forScheme: scheme, count: state.pointee.schemeLength)
-            if root != 0 {
-                walker.visit(root, 0)
-                // Checked here: reaching the method through `pointee` copies the side first.
-                if state.pointee.candidates.count > 1 {
-                    side.pointee.sortCandidates(state.pointee.candidates.base, 0..<state.pointee.candidates.count,
-                                                rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
-                }
-                groupStart = state.pointee.candidates.count
-            }
+        let roots = tables.current
+        walk.pointee.reserveCaptures(roots.maxCaptures)
+        walk.pointee.reset()
+        var table = -1
+        let scheme = state.pointee.scheme
+        if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
+            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+            if walk.pointee.best != nil { table = 0 }
         }
-        if scheme == nil || options.globalFallback {
-            walker.visit(TableSide.globalRoot, 0)
-            if state.pointee.candidates.count - groupStart > 1 {
-                side.pointee.sortCandidates(state.pointee.candidates.base, groupStart..<state.pointee.candidates.count,
-                                            rankBuffers: rankBuffers, rankCapacity: MatchScratch.rankCapacity)
+        let fallback = scheme == nil || options.globalFallback
+        if table < 0 {
+            if fallback {
+                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+                if walk.pointee.best != nil { table = 1 }
             }
+        } else if fallback {
+            // The global table's candidates come after the scheme table's: found on a decline.
+            walk.pointee.skipped = true
         }
-        let candidateCount = state.pointee.candidates.count
-        for index in 0..<candidateCount {
-            let variant = side.pointee.variants.base + Int(state.pointee.candidates[index])
-            let count = Int(variant.pointee.nameCount)
-            var slotStart = -1
-            if variant.pointee.hasPartial {
-                // Slices of partial segments are found again by re-matching; plain layouts are static.
-                slotStart = state.pointee.resolvedPositions.count
-                let slots = state.pointee.resolvedPositions.extend(by: count)
-                _ = side.pointee.parameterSlots(of: variant, walker.input, regexScratch: regexScratch, into: slots)
-            }
-            state.pointee.resolved.append(ResolvedCandidate(
-                routeID: variant.pointee.routeID, payload: variant.pointee.payload, layout: variant.pointee.layout,
-                record: variant.pointee.record, slotStart: Int32(slotStart), parameterCount: Int32(count),
-                endsWithWildcard: variant.pointee.endsWithWildcard))
+        let limitHits = walk.pointee.limitHits
+        guard let best = walk.pointee.best else {
+            scratch.slot.exit(holding: false)
+            if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
+            return .noMatch
         }
-        if holdsPayloads && candidateCount > 0 {
-            scratch.slot.list(count: candidateCount) { state.pointee.resolved[$0].payload }
+        if holdsPayloads {
+            scratch.slot.list(count: 1) { _ in best.payload }
             scratch.slot.exit(holding: true)
         } else {
             scratch.slot.exit(holding: false)
         }
-        if limitHits.pointee != 0 { regexLimitHits.add(limitHits.pointee, ordering: .relaxed) }
-        guard candidateCount > 0 else { return .noMatch }
-        state.pointee.activate(0)
+        if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
+        state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: input)
+        state.pointee.core = Unmanaged.passUnretained(self)
+        if walk.pointee.skipped {
+            state.pointee.keepForDeclines(input, urlLength: url.count)
+        }
         return .found
+    }
+
+    /// ``match(url:into:)`` for a URL given as a Swift string: its bytes are copied into the
+    /// scratch first, since results (parameter values) point into the URL and a string lends
+    /// its bytes only for the duration of a call.
+    package func match(string url: String, into scratch: MatchScratch) -> LookupStatus {
+        let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
+        return match(url: bytes, into: scratch)
+    }
+
+    /// Declines the current candidate of `scratch` and makes the next one current: the first
+    /// candidate after it in the order of docs/SEMANTICS.md §3.1, in the tables as they are now.
+    /// The first decline walks every candidate of the kept URL; later ones reuse that list while
+    /// the tables stay the same version.
+    func decline(into scratch: MatchScratch) -> LookupStatus {
+        let state = scratch.state
+        guard let current = state.pointee.current, let input = state.pointee.declineInput else {
+            state.pointee.clearResult()
+            return .noMatch
+        }
+        let walk = state.pointer(to: \.walk)!
+        scratch.slot.enter(router: tag)
+        let roots = tables.current
+        if state.pointee.collectedVersion != roots.version {
+            walk.pointee.reserveCaptures(roots.maxCaptures)
+            walk.pointee.reset()
+            walk.pointee.collecting = true
+            let scheme = state.pointee.scheme
+            if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
+                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+            }
+            if scheme == nil || options.globalFallback {
+                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+            }
+            Self.sortCollected(walk)
+            state.pointee.collectedVersion = roots.version
+            if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
+        }
+        let table = state.pointee.currentTable
+        let collected = walk.pointee.collected
+        var next = -1
+        for index in 0..<collected.count {
+            let candidate = collected[index]
+            if candidate.table > table || (candidate.table == table && Walker.precedes(current, candidate.terminal)) {
+                next = index
+                break
+            }
+        }
+        guard next >= 0 else {
+            scratch.slot.exit(holding: false)
+            state.pointee.clearResult()
+            return .noMatch
+        }
+        let candidate = collected[next]
+        if holdsPayloads {
+            scratch.slot.list(count: 1) { _ in candidate.terminal.payload }
+            scratch.slot.exit(holding: true)
+        } else {
+            scratch.slot.exit(holding: false)
+        }
+        state.pointee.activate(candidate.terminal, table: candidate.table,
+                               captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input)
+        return .found
+    }
+
+    /// Puts collected candidates in order: by table, then docs/SEMANTICS.md §3.1. Insertion
+    /// sort: the lists are short.
+    private static func sortCollected(_ walk: UnsafeMutablePointer<WalkState>) {
+        let items = walk.pointee.collected.base
+        let count = walk.pointee.collected.count
+        guard count > 1 else { return }
+        for index in 1..<count {
+            let item = items[index]
+            var position = index
+            while position > 0 {
+                let previous = items[position - 1]
+                let before = item.table < previous.table
+                    || (item.table == previous.table && Walker.precedes(item.terminal, previous.terminal))
+                guard before else { break }
+                items[position] = previous
+                position -= 1
+            }
+            items[position] = item
+        }
     }
 
     // MARK: Introspection
@@ -155,26 +208,18 @@ package final class RouterCore: @unchecked Sendable {
 
     /// A stored route as introspection shows it; the caller holds the writer lock.
     private func record(_ store: borrowing RouteStore, _ index: UInt32) -> RouteRecord {
-        let first = publishedSide.variants[Int(store.records[Int(index)].firstVariant)]
-        return RouteRecord(id: first.routeID, priority: first.priority, pattern: store.pattern(of: index),
-                           scheme: store.scheme(of: index), sequence: first.sequence, index: index)
+        let record = store.records[Int(index)]
+        return RouteRecord(id: record.id, priority: record.priority, pattern: store.pattern(of: index),
+                           scheme: store.scheme(of: index), sequence: record.sequence, index: index)
     }
 
-    /// Runs `body` on the registered routes (in registration order) and the current side, both
-    /// read under one hold of the writer lock, so they describe the same version of the table.
-    func withStableSnapshot<R>(_ body: ([RouteRecord], TableSide) -> R) -> R {
+    /// Runs `body` on the registered routes (in registration order) and the published tables,
+    /// both read under one hold of the writer lock, so they describe the same version.
+    func withStableSnapshot<R>(_ body: ([RouteRecord], TableRoots) -> R) -> R {
         writer.withLock { state in
             let records = state.routes.liveIndexes.map { record(state.routes, $0) }.sorted { $0.sequence < $1.sequence }
-            return body(records, publishedSide)
+            return body(records, tables.published)
         }
-    }
-
-    /// The side readers use; only unchanging while the caller holds the writer lock.
-    var publishedSide: TableSide { tables.published }
-
-    /// Runs `body` on the current side under the writer lock (no writer can change it meanwhile).
-    func withStableSide<R>(_ body: (TableSide) -> R) -> R {
-        writer.withLock { _ in body(tables.published) }
     }
 }
 

@@ -14,65 +14,52 @@ extension RouterCore {
     /// Routes and trie come from one snapshot (one hold of the writer lock), so a concurrent
     /// add or remove shows in both parts or in neither.
     package func dump() -> String {
-        withStableSnapshot { records, side in
+        withStableSnapshot { records, tables in
             let patterns = Dictionary(records.map { (UInt64($0.sequence), $0.pattern) }, uniquingKeysWith: { first, _ in first })
             var output = ""
-            var tables: [(name: String, root: UInt32)] = [("global", TableSide.globalRoot)]
-            for index in 0..<side.schemes.count {
-                let entry = side.schemes[index]
-                let name = String(decoding: UnsafeBufferPointer(start: side.keys.base + Int(entry.keyOffset),
-                                                                count: Int(entry.keyLength)), as: UTF8.self)
-                tables.append((name, entry.root))
-            }
-            tables.sort { $0.name == "global" ? true : ($1.name == "global" ? false : $0.name < $1.name) }
-            for (name, root) in tables {
+            var roots = tables.all.map { (name: $0.scheme.map { String(decoding: $0, as: UTF8.self) } ?? "global", root: $0.root) }
+            roots.sort { $0.name == "global" ? true : ($1.name == "global" ? false : $0.name < $1.name) }
+            for (name, root) in roots {
                 let inTable = records.filter { ($0.scheme ?? "global") == name && ($0.scheme != nil || name == "global") }
                 output += "table \(name) (\(inTable.count) route\(inTable.count == 1 ? "" : "s"))\n"
                 for record in inTable {
                     output += "  \(record.pattern)  priority \(record.priority)  id \(record.id)\n"
                 }
-                output += "  trie:\n"
-                dumpNode(side, root, indent: 4, patterns: patterns, into: &output)
+                output += "  tree:\n"
+                dumpNode(root, label: "", indent: 4, patterns: patterns, into: &output)
             }
             return output
         }
     }
 
-    private func dumpNode(_ side: TableSide, _ index: UInt32, indent: Int, patterns: [UInt64: String],
-                          into output: inout String) {
-        let node = side.nodes[Int(index)]
+    /// One line per node: how it is reached (`"literal"`, `{constraint}`, `:param`), then a line
+    /// per route ending there, then its children.
+    private func dumpNode(_ node: Node, label: String, indent: Int, patterns: [UInt64: String], into output: inout String) {
         let pad = String(repeating: " ", count: indent)
-        func describeVariants(_ head: UInt32, _ label: String) {
-            var variant = head
-            while variant != 0 {
-                let entry = side.variants[Int(variant)]
+        let prefix = String(decoding: node.prefixBytes.map { $0 == 0 ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
+        let line = label + (prefix.isEmpty ? "" : "\"\(prefix)\"")
+        if !line.isEmpty { output += "\(pad)\(line)\n" }
+        func describe(_ terminals: [Terminal], _ mark: String) {
+            for terminal in terminals {
+                let shape = terminal.shape.pointee
                 var host = ""
-                if entry.hostLength > 0 {
-                    let bytes = UnsafeBufferPointer(start: side.keys.base + Int(entry.hostOffset), count: Int(entry.hostLength))
-                    host = "  host " + (entry.hostRank == 1 ? "*" : "") + String(decoding: bytes, as: UTF8.self)
+                if let rule = shape.host {
+                    host = "  host " + (shape.hostRank == 1 ? "*" : "")
+                        + String(decoding: UnsafeBufferPointer(start: rule, count: shape.hostLength), as: UTF8.self)
                 }
-                output += "\(pad)\(label)-> id \(entry.routeID)  priority \(entry.priority)\(host)  "
-                    + "\(patterns[entry.sequence] ?? "")\n"
-                variant = entry.next
+                output += "\(pad)  \(mark)-> id \(terminal.routeID)  priority \(terminal.priority)\(host)  "
+                    + "\(patterns[terminal.sequence] ?? "")\n"
             }
         }
-        describeVariants(node.firstTerminal, "")
-        describeVariants(node.firstWildcard, "* ")
-        var children: [(String, UInt32)] = []
-        for slot in 0..<side.literalSlots.count {
-            let entry = side.literalSlots[slot]
-            guard entry.child != 0, side.nodes[Int(entry.child)].parent == index else { continue }
-            let child = side.nodes[Int(entry.child)]
-            let key = UnsafeBufferPointer(start: side.keys.base + Int(child.keyOffset), count: Int(child.keyLength))
-            children.append((String(decoding: key, as: UTF8.self), entry.child))
+        describe(node.terminalList, "")
+        describe(node.wildcardList, "* ")
+        for child in node.staticList {
+            dumpNode(child, label: "", indent: indent + 2, patterns: patterns, into: &output)
         }
-        children.sort { $0.0 < $1.0 }
-        var edge = node.firstConstraintEdge
-        while edge != 0 {
-            let entry = side.constraintEdges[Int(edge)]
+        for edge in node.edgeList {
             let label: String
-            if entry.code == BuiltinCode.partial.rawValue {
-                let template = Unmanaged<PartialTemplate>.fromOpaque(entry.regex!).takeUnretainedValue()
+            if edge.code == BuiltinCode.partial.rawValue {
+                let template = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher!).takeUnretainedValue()
                 label = (0..<template.pieceCount).map { index in
                     let piece = template.pieces[index]
                     if let text = piece.text {
@@ -80,18 +67,15 @@ extension RouterCore {
                     }
                     return "{}"
                 }.joined()
-            } else if let regex = entry.regex {
+            } else if let regex = edge.matcher {
                 label = "{" + Unmanaged<CompiledRegex>.fromOpaque(regex).takeUnretainedValue().source + "}"
             } else {
-                label = "{\(BuiltinCode(rawValue: entry.code).map { "\($0)" } ?? "?")}"
+                label = "{\(BuiltinCode(rawValue: edge.code).map { "\($0)" } ?? "?")}"
             }
-            children.append((label, entry.child))
-            edge = entry.next
+            dumpNode(edge.child, label: label + " ", indent: indent + 2, patterns: patterns, into: &output)
         }
-        if node.parameterChild != 0 { children.append((":param", node.parameterChild)) }
-        for (label, child) in children {
-            output += "\(pad)\(label)\n"
-            dumpNode(side, child, indent: indent + 2, patterns: patterns, into: &output)
+        if node.hasParameter {
+            dumpNode(node.parameterChild, label: ":param ", indent: indent + 2, patterns: patterns, into: &output)
         }
     }
 }

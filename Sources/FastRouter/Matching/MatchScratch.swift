@@ -1,10 +1,11 @@
-/// The reusable state of one reader: the decoded URL, the candidates of the last lookup and the
-/// parameters of the current one. It is what `fr_match` points to and what ``Matcher`` wraps.
+/// The reusable state of one reader: the decoded URL (on the slow path), the walk's captures and
+/// the current candidate's parameters. It is what `fr_match` points to and what ``Matcher`` wraps.
 ///
-/// Not thread-safe: one per thread. Every buffer grows to the largest URL and candidate list seen
-/// and is then reused, so a warm scratch makes lookups allocate nothing. Everything a caller can
-/// read after a lookup lives here, in the caller's URL buffer, or in the immortal ``NameTable``,
-/// never in the router's tables, so results stay valid while writers change the router.
+/// Not thread-safe: one per thread. Every buffer grows to the largest URL and route seen and is
+/// then reused, so a warm scratch makes lookups allocate nothing. Everything a caller can read
+/// after a lookup lives here, in the caller's URL buffer, or in immortal interned storage
+/// (``NameTable``), never in the router's tables, so results stay valid while writers change
+/// the router.
 @usableFromInline
 package final class MatchScratch {
     /// Most non-empty segments a URL may have (docs/SEMANTICS.md §3.4).
@@ -13,7 +14,6 @@ package final class MatchScratch {
     /// A literal, not a stored global, so that code in other modules (the C boundary) folds it
     /// instead of calling a lazy global's accessor on every lookup.
     @inlinable package static var maxURLLength: Int { 65536 }
-    static let rankCapacity = maxSegments + 2
 
     /// This reader's announcement slot for writers' grace periods.
     package let slot: ReaderSlot
@@ -42,19 +42,17 @@ package final class MatchScratch {
     /// after every lookup, and each is a few loads.
     @inlinable package var routeID: UInt64 { state.pointee.routeID }
     /// The payload of the current candidate (the Swift router's value box).
-    @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.payload }
+    @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.current?.payload }
     /// The stored route of the current candidate (``RouteRecord/index``), or `nil` when the last
     /// call did not match; tells apart routes that share an id.
-    package var routeRecord: UInt32? {
-        state.pointee.current >= 0 ? state.pointee.resolved[state.pointee.current].record : nil
-    }
+    package var routeRecord: UInt32? { state.pointee.current?.record }
 
     /// What a ``Match`` copies out of the current candidate, in one call from the caller's
     /// specialised code: its route id, payload (a ``RoutePayload``), and parameters with the
     /// route's pattern. There must be a current candidate, and its payload must be held.
     @usableFromInline
     func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
-        let payload = state.pointee.payload.unsafelyUnwrapped
+        let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
         let pattern = Unmanaged<RoutePayload>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.pattern }
         let parameters = Parameters(state, pattern: pattern)
         return (state.pointee.routeID, payload, parameters)
@@ -63,8 +61,6 @@ package final class MatchScratch {
     @inlinable package var parameterCount: Int { state.pointee.parameterCount }
     /// The raw fragment when the last call matched and the URL has a `#`.
     package var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
-    /// The wildcard's segment range of the current candidate, `nil` when it has none.
-    var wildcardRange: Range<Int>? { state.pointee.wildcardRange }
 
     /// The parameter at `index`, or `nil` past the end.
     @inlinable
@@ -77,11 +73,12 @@ package final class MatchScratch {
         state.pointee.parameter(named: name)
     }
 
-    /// The decoded segment at `index`.
-    func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { state.pointee.segment(index) }
-
-    /// Declines the current candidate and moves to the next: `.found`, or `.noMatch` when none is left.
-    package func next() -> LookupStatus { state.pointee.next() }
+    /// Declines the current candidate and moves to the next: `.found`, or `.noMatch` when none
+    /// is left. The router that served the lookup must still exist.
+    package func next() -> LookupStatus {
+        guard state.pointee.current != nil, let core = state.pointee.core else { return .noMatch }
+        return core._withUnsafeGuaranteedRef { $0.decline(into: self) }
+    }
 
     /// Forgets the last result.
     package func clearResult() { state.pointee.clearResult() }
@@ -90,48 +87,60 @@ package final class MatchScratch {
 /// The buffers and results of a ``MatchScratch``; see there.
 @usableFromInline
 struct ScratchState {
-    // The URL's path segments, decoded: start and length of each. Every segment lies in `url` or
-    // `decoded`, so the eight bytes from any of its positions may be loaded as one word.
+    // The slow path's segments, decoded: start and length of each (see ``load(url:webSchemes:plusAsSpace:)``).
     let segmentStarts: UnsafeMutablePointer<UnsafePointer<UInt8>>
     let segmentLengths: UnsafeMutablePointer<Int>
     var segmentCount = 0
 
-    /// The URL being matched, copied with ``padding`` readable bytes after it, the first of them
-    /// a `?` that ends the path scan: lookups load whole words and 16-byte blocks without
-    /// checking where the URL ends. Results point into this copy, never into the caller's buffer
-    /// (a caller may match one of them again: see ``holdsURL(_:)``).
+    /// The slow path's copy of the URL, with ``padding`` readable bytes after it, the first of
+    /// them a `?` that ends the path scan; also where a URL is kept for declines.
     var url: UnsafeMutablePointer<UInt8>
-    /// Decoded segments and query parts, then the joined wildcard value; sized to the URL.
+    /// Decoded segments and query parts.
     var decoded: UnsafeMutablePointer<UInt8>
+    /// The slow path's canonical path as a walk compares it (see ``slowPrepare(_:webSchemes:plusAsSpace:foldAll:)``).
     var joined: UnsafeMutablePointer<UInt8>
+    /// The slow path's canonical path as parameter values are read from it.
+    var values: UnsafeMutablePointer<UInt8>
     var byteCapacity: Int
+    /// A copy of a URL given as a Swift string, whose bytes may not outlive the call that lent
+    /// them (see ``own(_:)``); never written by a lookup.
+    var owned: UnsafeMutablePointer<UInt8>
+    var ownedCapacity = 0
 
-    /// Web host (compared case-insensitively): as written, or decoded into `decoded` when it holds
-    /// escapes; `nil` for custom schemes and scheme-less URLs.
+    /// Web host (compared case-insensitively): as written, or decoded when it holds escapes;
+    /// `nil` for custom schemes and scheme-less URLs.
     var host: UnsafePointer<UInt8>?
     var hostLength = 0
     /// The URL's scheme bytes as written, `nil` when the URL has none.
     var scheme: UnsafePointer<UInt8>?
     var schemeLength = 0
-    /// True when segment 0 is a custom scheme's host (compared case-insensitively).
+    /// True when segment 0 is a custom scheme's host (slow path).
     var firstSegmentIsHost = false
+    /// True when the last URL took the slow path.
+    var slowPath = false
     var fragment: UnsafePointer<UInt8>?
     var fragmentLength = 0
     var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
 
-    /// Candidate variants of the last lookup (indexes into the side that served it).
-    var candidates = FlatBuffer<UInt32>(capacity: 16)
-    /// The same candidates copied out of the table, best first.
-    @usableFromInline var resolved = FlatBuffer<ResolvedCandidate>(capacity: 8)
-    var resolvedPositions = FlatBuffer<ParamSlot>(capacity: 32)
-    /// Index of the current candidate in `resolved`, or -1 when the last call did not match.
-    @usableFromInline var current = -1
+    /// The walk's captures and best candidate.
+    var walk = WalkState()
+    /// The router that served the last lookup, for declines.
+    var core: Unmanaged<RouterCore>?
+    /// The current candidate, `nil` when the last call did not match.
+    @usableFromInline var current: Terminal?
+    /// Which table it came from: 0 the scheme's, 1 the global one.
+    var currentTable = 0
+    /// What a decline walks again: the path, kept in this scratch when the lookup passed over
+    /// candidates (``WalkState/skipped``); `nil` when no other candidate can exist.
+    var declineInput: WalkInput?
+    /// The tables' version the collected candidates came from, 0 for none.
+    var collectedVersion: UInt64 = 0
     /// Parameters of the current candidate, then the query pairs.
     @usableFromInline var parameters = FlatBuffer<MatchParameter>(capacity: 16)
-    /// Two rows of segment ranks for precedence comparisons.
-    let rankBuffers: UnsafeMutablePointer<UInt8>
-    /// Regex matches of the current lookup that hit PCRE2's limits.
-    var limitHits = 0
+    /// Where the current candidate's wildcard lies in ``currentInput``, when it has one.
+    var wildcard: Capture?
+    /// The input the current candidate's captures index.
+    var currentInput: WalkInput?
     /// The parameter storage of the last ``Match`` made from this scratch, reused for the next
     /// one once that match is gone (see ``ParameterStorage/make(pairCount:segmentCount:hasFragment:hasPattern:stringCount:byteCount:reusing:)``).
     var spareParameters: ParameterStorage?
@@ -140,28 +149,40 @@ struct ScratchState {
         segmentStarts = .allocate(capacity: MatchScratch.maxSegments + 1)
         segmentLengths = .allocate(capacity: MatchScratch.maxSegments + 1)
         byteCapacity = 256
-        (url, decoded, joined) = Self.allocateBytes(byteCapacity)
-        rankBuffers = .allocate(capacity: 2 * MatchScratch.rankCapacity)
+        (url, decoded, joined, values) = Self.allocateBytes(byteCapacity)
+        owned = .allocate(capacity: 1)
+    }
+
+    /// `bytes` copied into ``owned``, so that results may point into them after the caller's
+    /// buffer is gone.
+    mutating func own(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if bytes.count > ownedCapacity {
+            owned.deallocate()
+            ownedCapacity = max(bytes.count, ownedCapacity * 2)
+            owned = .allocate(capacity: ownedCapacity)
+        }
+        if let source = bytes.baseAddress { owned.update(from: source, count: bytes.count) }
+        return UnsafeBufferPointer(start: owned, count: bytes.count)
     }
 
     func deallocate() {
+        owned.deallocate()
         segmentStarts.deallocate()
         segmentLengths.deallocate()
         url.deallocate()
         decoded.deallocate()
         joined.deallocate()
-        rankBuffers.deallocate()
+        values.deallocate()
         queryPairs.deallocate()
-        candidates.deallocate()
-        resolved.deallocate()
-        resolvedPositions.deallocate()
+        walk.deallocate()
         parameters.deallocate()
     }
 
-    /// Bytes after the end of `url`, `decoded` and `joined` (and of interned names) that a load
-    /// may touch: a 16-byte block while splitting the path or copying a short result out (see
-    /// ``ParameterStorage``), a word while hashing. At least 16: the path scan writes its `?` at
-    /// the URL's end and may load the 16-byte block that starts there.
+    /// Bytes after the end of each byte buffer (and of interned names) that a load may touch: a
+    /// 16-byte block while splitting the path or copying a short result out (see
+    /// ``ParameterStorage``), a word while comparing. At least 16: the slow path's scan writes
+    /// its `?` at the URL's end and may load the 16-byte block that starts there; a canonical
+    /// path may be one byte longer than its URL.
     static let padding = 16
 
     /// Makes the byte buffers hold at least `count` bytes (decoding never grows a component).
@@ -171,47 +192,39 @@ struct ScratchState {
         url.deallocate()
         decoded.deallocate()
         joined.deallocate()
+        values.deallocate()
         byteCapacity = max(count, byteCapacity * 2)
-        (url, decoded, joined) = Self.allocateBytes(byteCapacity)
+        (url, decoded, joined, values) = Self.allocateBytes(byteCapacity)
     }
 
-    /// The URL copy, decoding and joining buffers for URLs of up to `capacity` bytes, each padded.
-    /// They start zeroed, so that no load ever reads uninitialized memory (bytes past a URL are
-    /// read and ignored).
+    /// The byte buffers for URLs of up to `capacity` bytes, each padded. They start zeroed, so
+    /// that no load ever reads uninitialized memory (bytes past a URL are read and ignored).
     private static func allocateBytes(_ capacity: Int)
-        -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
-        let url = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
-        url.initialize(repeating: 0, count: capacity + padding)
-        let decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
-        decoded.initialize(repeating: 0, count: capacity + padding)
-        let joined = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
-        joined.initialize(repeating: 0, count: capacity + padding)
-        return (url, decoded, joined)
-    }
-
-    /// The input of a trie lookup over this URL.
-    func lookupInput(foldAll: Bool) -> LookupInput {
-        LookupInput(starts: segmentStarts, lengths: segmentLengths, count: segmentCount,
-                    foldedSegments: foldAll ? Int.max : (firstSegmentIsHost ? 1 : 0), host: host, hostLength: hostLength)
+        -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
+        func make() -> UnsafeMutablePointer<UInt8> {
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
+            buffer.initialize(repeating: 0, count: capacity + padding)
+            return buffer
+        }
+        return (make(), make(), make(), make())
     }
 
     // MARK: Results
 
-    @inlinable var routeID: UInt64 { current >= 0 ? resolved[current].routeID : UInt64.max }
-    var payload: UnsafeMutableRawPointer? { current >= 0 ? resolved[current].payload : nil }
+    @inlinable var routeID: UInt64 { current?.routeID ?? UInt64.max }
     @inlinable @inline(__always)
-    var parameterCount: Int { current >= 0 ? parameters.count : 0 }
+    var parameterCount: Int { current != nil ? parameters.count : 0 }
 
     @inlinable
     func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
-        guard current >= 0, index >= 0, index < parameters.count else { return nil }
+        guard current != nil, index >= 0, index < parameters.count else { return nil }
         let parameter = parameters[index]
         return (UnsafeBufferPointer(start: parameter.name, count: parameter.nameLength),
                 UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength))
     }
 
     func parameter(named name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        guard current >= 0 else { return nil }
+        guard current != nil else { return nil }
         for index in 0..<parameters.count {
             let parameter = parameters[index]
             if parameter.nameLength == name.count,
@@ -224,106 +237,83 @@ struct ScratchState {
 
     @inline(__always)
     var fragmentBytes: UnsafeBufferPointer<UInt8>? {
-        guard current >= 0, let fragment else { return nil }
+        guard current != nil, let fragment else { return nil }
         return UnsafeBufferPointer(start: fragment, count: fragmentLength)
     }
 
-    @inline(__always)
-    var wildcardRange: Range<Int>? {
-        guard current >= 0, resolved[current].endsWithWildcard else { return nil }
-        let candidate = resolved[current]
-        let last = Int(candidate.parameterCount) - 1
-        let start = candidate.slotStart >= 0 ? Int(resolvedPositions[Int(candidate.slotStart) + last].segment)
-            : Int(candidate.layout.unsafelyUnwrapped[last].segment)
-        return start..<segmentCount
-    }
-
-    @inline(__always)
-    func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: segmentStarts[index], count: segmentLengths[index])
-    }
-
-    mutating func next() -> LookupStatus {
-        guard current >= 0 else { return .noMatch }
-        if current + 1 < resolved.count {
-            activate(current + 1)
-            return .found
+    /// Calls `body` with each segment the current candidate's wildcard matched, decoded, in order.
+    func forEachWildcardSegment(_ body: (UnsafePointer<UInt8>, Int) -> Void) {
+        guard current != nil, let wildcard, wildcard.length > 0, let input = currentInput else { return }
+        // Segments end at a '/' of the compared bytes; a decoded '/' is NUL there.
+        var start = Int(wildcard.start)
+        let end = start + Int(wildcard.length)
+        var index = start
+        while index <= end {
+            if index == end || input.bytes[index] == UInt8(ascii: "/") {
+                body(input.values + start, index - start)
+                start = index + 1
+            }
+            index += 1
         }
-        current = -1
-        parameters.removeAll()
-        return .noMatch
     }
 
     mutating func clearResult() {
-        current = -1
+        current = nil
+        declineInput = nil
+        collectedVersion = 0
+        wildcard = nil
+        currentInput = nil
         parameters.removeAll()
-        resolved.removeAll()
-        resolvedPositions.removeAll()
-        candidates.removeAll()
     }
 
-    /// Makes candidate `index` current and lays out its parameters.
-    mutating func activate(_ index: Int) {
-        current = index
+    /// Makes `terminal` current with its `captures` into `input`, laying out its parameters.
+    @inline(__always)
+    mutating func activate(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput) {
+        current = terminal
+        currentTable = table
         parameters.removeAll()
-        let candidate = resolved[index]
-        let count = Int(candidate.parameterCount)
-        if count == 0 && queryPairs.count == 0 { return }
-        let layout = candidate.layout.unsafelyUnwrapped
-        let out = parameters.extend(by: count &+ queryPairs.count)
-        if candidate.slotStart < 0 && !candidate.endsWithWildcard {
-            // The common case: every parameter is a whole segment.
-            for offset in 0..<count {
-                let entry = layout[offset]
-                let segment = Int(entry.segment)
-                out[offset] = MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
-                                             value: segmentStarts[segment], valueLength: segmentLengths[segment])
-            }
-        } else {
-            for offset in 0..<count {
-                let entry = layout[offset]
-                let value: UnsafeBufferPointer<UInt8>
-                if candidate.slotStart >= 0 {
-                    let slot = resolvedPositions[Int(candidate.slotStart) + offset]
-                    if slot.length >= 0 {
-                        value = UnsafeBufferPointer(start: segmentStarts[Int(slot.segment)] + Int(slot.offset),
-                                                    count: Int(slot.length))
-                    } else if candidate.endsWithWildcard && offset == count - 1 {
-                        value = joinedSegments(from: Int(slot.segment))
-                    } else {
-                        value = segment(Int(slot.segment))
-                    }
-                } else if offset == count - 1 {
-                    value = joinedSegments(from: Int(entry.segment))
-                } else {
-                    value = segment(Int(entry.segment))
-                }
-                out[offset] = MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
-                                             value: value.baseAddress ?? UnsafePointer(joined), valueLength: value.count)
-            }
+        let shape = terminal.shape
+        let count = shape.pointee.nameCount
+        wildcard = shape.pointee.endsWithWildcard ? captures[count &- 1] : nil
+        if shape.pointee.endsWithWildcard { currentInput = input }
+        let pairs = queryPairs.count
+        if count == 0 && pairs == 0 { return }
+        let layout = shape.pointee.layout
+        let out = parameters.extend(by: count &+ pairs)
+        let values = input.values
+        for index in 0..<count {
+            let entry = layout[index]
+            let capture = captures[index]
+            out[index] = MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
+                                        value: values + Int(capture.start), valueLength: Int(capture.length))
         }
-        for pair in 0..<queryPairs.count {
+        for pair in 0..<pairs {
             let query = queryPairs[pair]
             out[count &+ pair] = MatchParameter(name: query.key, nameLength: query.keyLength, nameString: nil,
                                                 value: query.value, valueLength: query.valueLength)
         }
     }
 
-    /// Segments `start...` joined by `/`: borrowed from the URL when there is one, copied otherwise.
-    private func joinedSegments(from start: Int) -> UnsafeBufferPointer<UInt8> {
-        let count = segmentCount - start
-        if count <= 0 { return UnsafeBufferPointer(start: joined, count: 0) }
-        if count == 1 { return segment(start) }
-        var written = 0
-        for index in start..<segmentCount {
-            if index > start {
-                joined[written] = UInt8(ascii: "/")
-                written += 1
-            }
-            (joined + written).update(from: segmentStarts[index], count: segmentLengths[index])
-            written += segmentLengths[index]
+    /// Keeps `input` for declines, copying the path into this scratch when it is the caller's.
+    mutating func keepForDeclines(_ input: WalkInput, urlLength: Int) {
+        guard !slowPath, input.end > input.start else {
+            declineInput = input
+            return
         }
-        return UnsafeBufferPointer(start: joined, count: written)
+        // The fast path reads the caller's buffer, which may be gone by the time of a decline.
+        let offset = input.start
+        let count = input.end - input.start
+        url.update(from: input.bytes + offset, count: count)
+        var kept = input
+        kept.bytes = UnsafePointer(url) - offset
+        kept.values = kept.bytes
+        kept.readable = offset + byteCapacity + Self.padding
+        if let host = input.host {
+            // The slow path's value buffer is unused on the fast path.
+            values.update(from: host, count: input.hostLength)
+            kept.host = UnsafePointer(values)
+        }
+        declineInput = kept
     }
 }
 
@@ -344,21 +334,6 @@ struct QueryPair {
     var keyLength: Int
     var value: UnsafePointer<UInt8>
     var valueLength: Int
-}
-
-/// A candidate copied out of the table, so declining and reading parameters never touch the
-/// table again (a writer may have changed it since).
-@usableFromInline
-struct ResolvedCandidate: BitwiseCopyable {
-    @usableFromInline var routeID: UInt64
-    var payload: UnsafeMutableRawPointer?
-    /// The variant's immortal parameter layout.
-    var layout: UnsafePointer<NameTable.LayoutEntry>?
-    var record: UInt32
-    /// Start of the candidate's slots in `resolvedPositions` when it has partial segments, else -1.
-    var slotStart: Int32
-    var parameterCount: Int32
-    var endsWithWildcard: Bool
 }
 
 #if canImport(Glibc)

@@ -71,4 +71,17 @@ enum ByteComparison {
         }
         return true
     }
+
+    /// A high bit set in each byte of `word` that is zero, exact up to and including the lowest
+    /// zero byte (higher ones may be false positives after it, which callers ignore).
+    @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+
+    /// A high bit set in exactly the bytes of `word` that are zero.
+    @inline(__always)
+    static func exactZeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+    }
 }

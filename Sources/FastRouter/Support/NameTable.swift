@@ -43,6 +43,7 @@ package enum NameTable {
             /// The same names as immortal strings, by id.
             var strings: [UnsafePointer<String>] = []
             var layouts: [[Int64]: UnsafePointer<LayoutEntry>] = [:]
+            var shapes: [ShapeKey: UInt] = [:]
             /// The buffer of the last lookup key, kept so that looking up a known layout
             /// allocates nothing.
             var spareKey: [Int64] = []
@@ -105,6 +106,45 @@ package enum NameTable {
                 state.layouts[key] = UnsafePointer(storage)
                 return UnsafePointer(storage)
             }
+        }
+
+        /// What makes two ``TerminalShape``s equal.
+        private struct ShapeKey: Hashable {
+            var layout: UInt
+            var nameCount: Int
+            var ranks: [UInt8]
+            var host: [UInt8]
+            var hostRank: UInt8
+            var expansion: UInt16
+            var endsWithWildcard: Bool
+        }
+
+        /// The immortal shape of a route expansion: its parameter layout (from
+        /// ``internLayout(_:)``), segment ranks and host rule. Expansions alike share one, so the
+        /// number of shapes grows with the distinct route shapes, not with the routes.
+        func internShape(layout: UnsafePointer<LayoutEntry>, nameCount: Int, ranks: [UInt8], host: [UInt8],
+                         hostRank: UInt8, expansion: UInt16, endsWithWildcard: Bool) -> UnsafePointer<TerminalShape> {
+            let key = ShapeKey(layout: UInt(bitPattern: layout), nameCount: nameCount, ranks: ranks, host: host,
+                               hostRank: hostRank, expansion: expansion, endsWithWildcard: endsWithWildcard)
+            let address = state.withLock { state -> UInt in
+                if let existing = state.shapes[key] { return existing }
+                let layout = UnsafePointer<LayoutEntry>(bitPattern: key.layout)!
+                let rankStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(ranks.count, 1))
+                rankStorage.initialize(from: ranks, count: ranks.count)
+                var hostStorage: UnsafeMutablePointer<UInt8>?
+                if !host.isEmpty {
+                    hostStorage = .allocate(capacity: host.count)
+                    hostStorage!.initialize(from: host, count: host.count)
+                }
+                let shape = UnsafeMutablePointer<TerminalShape>.allocate(capacity: 1)
+                shape.initialize(to: TerminalShape(layout: layout, nameCount: nameCount, ranks: rankStorage,
+                                                   rankCount: ranks.count, host: hostStorage.map { UnsafePointer($0) },
+                                                   hostLength: host.count, hostRank: hostRank, expansion: expansion,
+                                                   endsWithWildcard: endsWithWildcard))
+                state.shapes[key] = UInt(bitPattern: shape)
+                return UInt(bitPattern: shape)
+            }
+            return UnsafePointer(bitPattern: address)!
         }
 
         /// The id of `name`, interning it on first use (the caller checked the capacity).

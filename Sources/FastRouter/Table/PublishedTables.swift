@@ -1,99 +1,59 @@
 import Synchronization
 
-/// A router's tables and their publication to readers: two identical ``TableSide``s and which
-/// one lookups read (docs/SEMANTICS.md §3.5).
+/// A router's tables and their publication to readers (docs/SEMANTICS.md §3.5): one copy, and
+/// a pointer to its current ``TableRoots``.
 ///
-/// Readers take ``current`` and never wait. A writer (one at a time, under the router's writer
-/// lock) changes the side readers do not use, publishes it with one atomic store, waits for
-/// readers still inside the other side to leave (a grace period, see ``ReaderRegistry``), then
-/// applies the same change there and sends readers back to it.
+/// Readers load ``current`` after announcing themselves in their slot and never wait. A writer
+/// (one at a time, under the router's writer lock) builds the new version with a
+/// ``TreeEditor`` (new blocks for what changes, the rest shared), publishes its roots with one
+/// atomic store, waits until no reader is still inside a lookup that could have loaded the old
+/// roots (the grace period, see ``ReaderRegistry``), and only then frees the blocks the new
+/// version replaced.
 struct PublishedTables: ~Copyable {
-    /// The two sides; `activeSide` says which one readers use.
-    private let sides: UnsafeMutablePointer<TableSide>
-    private let activeSide = Atomic<Int>(0)
+    private let roots = Atomic<UInt>(0)
+    /// When set (tests, fuzzers), every publication first checks the new version's structure
+    /// and that it reaches nothing it is about to free.
+    nonisolated(unsafe) package static var checksEveryUpdate = false
 
     init() {
-        sides = .allocate(capacity: 2)
-        sides.initialize(to: TableSide())
-        (sides + 1).initialize(to: TableSide())
+        let empty = Node.make(prefix: [], slashes: 0, parameter: nil, statics: [], edges: [], terminals: [],
+                              wildcards: [])
+        roots.store(UInt(bitPattern: TableRoots.make([(nil, empty)], maxCaptures: 0, version: 1).base),
+                    ordering: .sequentiallyConsistent)
     }
 
-    /// Frees both sides; no reader or writer may use them afterwards.
-    func deallocate() {
-        sides[0].deallocate()
-        sides[1].deallocate()
-        sides.deinitialize(count: 2)
-        sides.deallocate()
-    }
-
-    /// The side a lookup reads, for the whole lookup: the reader announces itself in its slot
-    /// first, so a writer waits for it before changing this side.
+    /// The roots a lookup reads, for the whole lookup. The reader announces itself in its slot
+    /// first, so a writer waits for it before freeing anything reachable from them.
     @inline(__always)
-    var current: UnsafeMutablePointer<TableSide> {
-        // Safety: `sides` holds two initialized sides until `deallocate()`, which runs only when
-        // no reader can reach the router.
-        sides + activeSide.load(ordering: .sequentiallyConsistent)
+    var current: TableRoots {
+        // Safety: the pointer is always a live block: it is replaced before it is freed, and
+        // freed only after every reader that could have loaded it has left.
+        TableRoots(UnsafeMutableRawPointer(bitPattern: roots.load(ordering: .sequentiallyConsistent)).unsafelyUnwrapped)
     }
 
-    /// The side readers use; only unchanging while the caller holds the writer lock.
-    var published: TableSide { sides[activeSide.load(ordering: .relaxed)] }
+    /// The published roots; only unchanging while the caller holds the writer lock.
+    var published: TableRoots { TableRoots(UnsafeMutableRawPointer(bitPattern: roots.load(ordering: .relaxed))!) }
 
-    /// Applies a change to the inactive side, publishes it, waits out readers of the other side,
-    /// applies the same change there and sends readers back to it. `body` must be deterministic:
-    /// both sides stay identical.
-    ///
-    /// Readers return to the same side after every update, so the other copy is read only for
-    /// the microseconds an update takes: readers of a table larger than the caches do not
-    /// alternate between two cold copies while a writer keeps changing it.
-    ///
-    /// `body` may throw only before it changes anything, and only on the first side: then
-    /// nothing is published and both sides stay as they were. (The second application repeats
-    /// one that succeeded on an identical side, so it cannot throw.)
-    func apply<Failure: Error>(router: UInt, _ body: (inout TableSide) throws(Failure) -> Void) throws(Failure) {
-        let home = activeSide.load(ordering: .relaxed)
-        // The sides are reached through local pointers: the writer's accesses are to the sides'
-        // memory, never to this struct's storage, which readers load `sides` from concurrently.
-        let (homeSide, otherSide) = (sides + home, sides + (1 - home))
-        try body(&otherSide.pointee)
-        publish(1 - home, router: router)
-        do {
-            try body(&homeSide.pointee)
-        } catch {
-            preconditionFailure("a table change failed on the second side after succeeding on the first")
-        }
-        publish(home, router: router)
-    }
-
-    /// Like ``apply(router:_:)`` for large batches: the second side becomes a copy of the first instead
-    /// of replaying the work. When `body` throws, the side it changed is restored from the
-    /// published one and nothing is published.
-    ///
-    /// Before it is published and copied, the changed side gives back the room its buffers grew
-    /// into and do not use (up to half of each, growth doubling them): the copy is then exactly
-    /// as large as the tables, and the next addition grows a buffer by remapping its pages.
-    func applyBatch<Result>(router: UInt, _ body: (inout TableSide) throws(RouterError) -> Result) throws(RouterError) -> Result {
-        let home = activeSide.load(ordering: .relaxed)
-        let (homeSide, otherSide) = (sides + home, sides + (1 - home))
-        let result: Result
-        do {
-            result = try body(&otherSide.pointee)
-            otherSide.pointee.shrinkToFit()
-        } catch {
-            otherSide.pointee.deallocate()
-            otherSide.pointee = homeSide.pointee.clone()
-            throw error
-        }
-        publish(1 - home, router: router)
-        homeSide.pointee.deallocate()
-        homeSide.pointee = otherSide.pointee.clone()
-        publish(home, router: router)
-        return result
-    }
-
-    /// Makes `side` the one new lookups read and waits until no lookup reads the other one,
-    /// which the writer may then change.
-    private func publish(_ side: Int, router: UInt) {
-        activeSide.store(side, ordering: .sequentiallyConsistent)
+    /// Publishes what `editor` built and frees what it replaced once no reader can reach it.
+    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt) {
+        let old = published
+        let fresh = TableRoots.make(editor.freeze(), maxCaptures: maxCaptures, version: old.version &+ 1)
+        if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: editor.replaced) }
+        roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
         ReaderRegistry.waitForReaders(in: router)
+        for node in editor.replaced { node.deallocate() }
+        old.deallocate()
+    }
+
+    /// Frees every table; no reader or writer may use them afterwards.
+    func deallocate() {
+        let tables = published
+        for entry in tables.all { Self.free(entry.root) }
+        tables.deallocate()
+    }
+
+    private static func free(_ node: Node) {
+        for child in node.children { free(child) }
+        node.deallocate()
     }
 }

@@ -1,7 +1,7 @@
-/// The writer's list of registered routes: 24-byte records, every pattern's text in one shared
-/// buffer, the few routes with regexes, partial templates or several expansions described on
-/// the side, and an index by id. Priority, sequence and payload live in the routes' variants.
-/// Only the writer touches it, under the router's lock.
+/// The writer's list of registered routes: 40-byte records, every pattern's text in one shared
+/// buffer, the few routes with regexes or partial templates described on the side, and an index
+/// by id. Only the writer touches it, under the router's lock; readers see routes only as the
+/// tree's terminals.
 struct RouteStore {
     /// One registered route.
     struct Record {
@@ -9,22 +9,23 @@ struct RouteStore {
         /// The pattern as registered, in ``RouteStore``'s text buffer.
         var textOffset: UInt32
         var textLength: UInt32
-        /// The first expansion's variant index; 0 (the variants' sentinel) marks a free record.
-        var firstVariant: UInt32
         /// The next record with the same id, in registration order, or `UInt32.max`.
         var nextWithSameID: UInt32
+        var priority: Int32
+        /// Registration order; 0 marks a free record.
+        var sequence: UInt64
+        /// The route's payload (the Swift router's value box), `nil` through the C ABI.
+        var payload: UnsafeMutableRawPointer?
     }
 
     /// What only some routes have.
     struct Extras {
-        /// Variant indexes of the expansions after the first.
-        var moreVariants: [UInt32] = []
         /// Sources of the route's regex constraints, each once.
         var regexSources: [String] = []
         /// Shapes of the route's partial-segment templates, each once.
         var templateKeys: [[DuplicateKey.Piece]] = []
 
-        var isEmpty: Bool { moreVariants.isEmpty && regexSources.isEmpty && templateKeys.isEmpty }
+        var isEmpty: Bool { regexSources.isEmpty && templateKeys.isEmpty }
     }
 
     private(set) var records: [Record] = []
@@ -55,12 +56,12 @@ struct RouteStore {
         records.withUnsafeBufferPointer { records in byID.reserve(routes) { records[Int($0)].id } }
     }
 
-    /// Records a route whose variants are in the tables; it gets ``peekIndex(offset:)`` 0.
-    mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, variants: ArraySlice<UInt32>,
-                      regexSources: [String], templateKeys: [[DuplicateKey.Piece]]) {
+    /// Records a route whose expansions are in the tables; it gets ``peekIndex(offset:)`` 0.
+    mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, priority: Int32, sequence: UInt64,
+                      payload: UnsafeMutableRawPointer?, regexSources: [String], templateKeys: [[DuplicateKey.Piece]]) {
         precondition(text.count + pattern.count <= Int(UInt32.max), "more than 4 GiB of route patterns")
         let record = Record(id: id, textOffset: UInt32(text.count), textLength: UInt32(pattern.count),
-                            firstVariant: variants.first!, nextWithSameID: .max)
+                            nextWithSameID: .max, priority: priority, sequence: sequence, payload: payload)
         text.append(contentsOf: pattern)
         let index: UInt32
         if let reused = freeRecords.popLast() {
@@ -70,7 +71,7 @@ struct RouteStore {
             index = UInt32(records.count)
             records.append(record)
         }
-        let more = Extras(moreVariants: Array(variants.dropFirst()), regexSources: regexSources, templateKeys: templateKeys)
+        let more = Extras(regexSources: regexSources, templateKeys: templateKeys)
         if !more.isEmpty { extras[index] = more }
         // Keep the chain in registration order: append at its tail.
         if let first = firstRecord(withID: id) {
@@ -103,17 +104,12 @@ struct RouteStore {
         for index in indexes {
             removed.append((records[Int(index)], extras.removeValue(forKey: index) ?? Extras()))
             garbageText += Int(records[Int(index)].textLength)
-            records[Int(index)].firstVariant = 0
+            records[Int(index)].sequence = 0
             freeRecords.append(index)
         }
         count -= indexes.count
         compactTextIfNeeded()
         return removed
-    }
-
-    /// Every variant index of a record, in expansion order.
-    func variants(of index: UInt32) -> [UInt32] {
-        [records[Int(index)].firstVariant] + (extras[index]?.moreVariants ?? [])
     }
 
     /// The record's pattern as registered.
@@ -137,7 +133,7 @@ struct RouteStore {
 
     /// Indexes of every live record, in index order.
     var liveIndexes: [UInt32] {
-        records.indices.compactMap { records[$0].firstVariant == 0 ? nil : UInt32($0) }
+        records.indices.compactMap { records[$0].sequence == 0 ? nil : UInt32($0) }
     }
 
     // The index reads ids through a buffer pointer: a closure capturing `self` would share the
@@ -152,7 +148,7 @@ struct RouteStore {
         guard garbageText > 65536, garbageText * 2 > text.count else { return }
         var fresh: [UInt8] = []
         fresh.reserveCapacity(text.count - garbageText)
-        for index in records.indices where records[index].firstVariant != 0 {
+        for index in records.indices where records[index].sequence != 0 {
             let start = Int(records[index].textOffset)
             records[index].textOffset = UInt32(fresh.count)
             fresh.append(contentsOf: text[start..<(start + Int(records[index].textLength))])

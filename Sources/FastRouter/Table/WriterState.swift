@@ -13,7 +13,9 @@ struct WriterState: ~Copyable {
     var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Buffers of the last registration call, reused by the next (see ``RouterCore/add(_:)``).
     var spareBatch: BatchPreparation?
-    var spareInserted: [UInt32] = []
+    /// Most parameters of any route registered so far: the captures a walk may record. Never
+    /// lowered, so a reader's buffers sized for one version suit every later one.
+    var maxCaptures = 0
 
     /// Releases what the last grace period freed; O(readers), never waits.
     mutating func reclaimPayloads(router: UInt) {

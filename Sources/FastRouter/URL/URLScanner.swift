@@ -40,20 +40,25 @@ struct WebSchemes {
 }
 
 extension ScratchState {
-    /// Whether `url` starts inside this scratch's copy of the last URL: a result of the last
-    /// lookup (its fragment, a parameter) matched again. ``load(url:webSchemes:plusAsSpace:)``
-    /// copies the URL over that buffer, so such a URL must first be ``setAside(_:)``.
+    /// Whether `url` starts inside one of this scratch's buffers: a result of the last lookup
+    /// (its fragment, a parameter) matched again. A lookup writes over those buffers, so such a
+    /// URL must first be ``setAside(_:)``.
     @inline(__always)
     func holdsURL(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = url.baseAddress else { return false }
-        return UInt(bitPattern: start - UnsafePointer(self.url)) < UInt(bitPattern: byteCapacity &+ Self.padding)
+        let span = UInt(bitPattern: byteCapacity &+ Self.padding)
+        return UInt(bitPattern: start - UnsafePointer(self.url)) < span
+            || UInt(bitPattern: start - UnsafePointer(decoded)) < span
+            || UInt(bitPattern: start - UnsafePointer(joined)) < span
+            || UInt(bitPattern: start - UnsafePointer(values)) < span
     }
 
-    /// `url`, which lies in this scratch's URL copy, copied to the join buffer (unused until the
-    /// next lookup lays out its parameters), so that loading it copies between distinct buffers.
+    /// `url`, which lies in one of this scratch's buffers, moved to the start of the canonical
+    /// path buffer: the slow path copies it out before writing there, and the fast path reads
+    /// it in place.
     @inline(never)
     func setAside(_ url: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        // A URL inside the copy is no longer than the copy's buffer, and the join buffer is as long.
+        // No URL inside a buffer is longer than it; the regions may overlap (a move).
         UnsafeMutableRawPointer(joined).copyMemory(from: url.baseAddress!, byteCount: url.count)
         return UnsafeBufferPointer(start: joined, count: url.count)
     }

@@ -1,0 +1,392 @@
+/// The path a walk reads (docs/ARCHITECTURE.md, "One lookup"): canonical bytes `/seg/seg...`
+/// with no empty segment and no trailing `/`, either the caller's URL where it already is or,
+/// on the slow path, a decoded copy. Offsets index both `bytes` and `values`.
+struct WalkInput {
+    /// What literals are compared with: the path as written, or decoded with a decoded `/`
+    /// spelled NUL (see ``RouteVariant``).
+    var bytes: UnsafePointer<UInt8>
+    /// Where parameter values are read, at the same offsets: the same bytes, or the decoded
+    /// path with its `/` restored.
+    var values: UnsafePointer<UInt8>
+    /// Where the path starts and ends.
+    var start: Int
+    var end: Int
+    /// Bytes from `bytes` that may be loaded, past `end` included (a word load stays inside).
+    var readable: Int
+    /// Literal bytes before this offset compare ASCII case-insensitively: none, a custom
+    /// scheme's host segment, or all of them (router option).
+    var foldLimit: Int
+    /// The URL's host for web schemes (compared case-insensitively), `nil` when it has none.
+    var host: UnsafePointer<UInt8>?
+    var hostLength: Int
+}
+
+/// Where a parameter's value lies in ``WalkInput/values``.
+@usableFromInline
+struct Capture: BitwiseCopyable {
+    var start: Int32
+    var length: Int32
+}
+
+/// What a walk keeps between nodes: the captures of the path it is on and the best candidate so
+/// far. Lives in the reader's scratch; a walk holds a pointer to it.
+struct WalkState {
+    /// Captures of the current path, one per parameter passed.
+    var captures: UnsafeMutablePointer<Capture>
+    var captureCount = 0
+    var captureCapacity: Int
+    /// The best candidate found, valid when `found`; its captures are in `bestCaptures`.
+    var best: Terminal?
+    var bestCaptures: UnsafeMutablePointer<Capture>
+    /// Bumped whenever `best` changes: a branch tells whether its subtree produced the best.
+    var version = 0
+    /// Set when the walk passed over a candidate or a subtree that held some: only then can a
+    /// decline find another candidate.
+    var skipped = false
+    /// Regex matches that hit PCRE2's limits.
+    var limitHits = 0
+    /// When set, every candidate is appended here instead (see ``Walker/collect``).
+    var collecting = false
+    var collected = FlatBuffer<CollectedCandidate>(capacity: 4)
+    var collectedCaptures = FlatBuffer<Capture>(capacity: 8)
+
+    init() {
+        captureCapacity = 16
+        captures = .allocate(capacity: captureCapacity)
+        bestCaptures = .allocate(capacity: captureCapacity)
+    }
+
+    func deallocate() {
+        captures.deallocate()
+        bestCaptures.deallocate()
+        collected.deallocate()
+        collectedCaptures.deallocate()
+    }
+
+    /// Makes room for `count` captures (a route's parameters); allocates only when it grows.
+    @inline(__always)
+    mutating func reserveCaptures(_ count: Int) {
+        guard count > captureCapacity else { return }
+        captures.deallocate()
+        bestCaptures.deallocate()
+        captureCapacity = Swift.max(count, captureCapacity * 2)
+        captures = .allocate(capacity: captureCapacity)
+        bestCaptures = .allocate(capacity: captureCapacity)
+    }
+
+    mutating func reset() {
+        captureCount = 0
+        best = nil
+        version = 0
+        skipped = false
+        limitHits = 0
+        collecting = false
+        collected.removeAll()
+        collectedCaptures.removeAll()
+    }
+}
+
+/// A candidate of a full walk (see ``Walker/collect``): its terminal, which table it came from
+/// (0: the scheme's, 1: the global one) and its captures in ``WalkState/collectedCaptures``.
+struct CollectedCandidate {
+    var terminal: Terminal
+    var table: Int
+    var captureStart: Int
+}
+
+/// One walk of one table for one URL (docs/SEMANTICS.md §3.1): depth first, trying what may
+/// follow each node in the order of precedence, so the first candidate found is usually the
+/// best, and passing over any subtree that cannot beat the best found so far. A subtree is
+/// passed over when its best priority and host rank (``Node/maxKey``) are below the best's, or
+/// equal while a sibling of higher rank at the same segment produced the best: every candidate
+/// below ties with the best before this segment and loses at it.
+///
+/// Reads the tree through plain pointers, records parameters as offsets, allocates nothing.
+struct Walker {
+    let input: WalkInput
+    let state: UnsafeMutablePointer<WalkState>
+    unowned(unsafe) let regexScratch: RegexScratch
+    /// Which table is walked, for collected candidates.
+    let table: Int
+
+    // MARK: Visiting
+
+    /// Walks the subtree of `start`, whose prefix begins at `position`.
+    func visit(_ start: Node, _ position: Int) {
+        var node = start
+        var position = position
+        let bytes = input.bytes
+        while true {
+            let length = node.prefixLength
+            if length != 0 {
+                guard input.end &- position >= length else { return }
+                if position < input.foldLimit {
+                    guard foldedEqual(node.prefix, position, length) else { return }
+                } else {
+                    guard exactEqual(node.prefix, position, length) else { return }
+                }
+                position &+= length
+            }
+            if position == input.end {
+                atEnd(node)
+                return
+            }
+            if node.isLeafOnly { return }
+            if position < input.foldLimit {
+                visitBranches(node, position, literal: nil, folded: true)
+                return
+            }
+            let literal = node.staticChild(startingWith: bytes[position])
+            if node.edgeCount == 0 && !node.hasParameter && node.wildcardCount == 0 {
+                // A single way on: no recursion.
+                guard let literal else { return }
+                node = literal
+                continue
+            }
+            visitBranches(node, position, literal: literal, folded: false)
+            return
+        }
+    }
+
+    /// Everything that may follow `node` at `position` (inside the path), best rank first.
+    private func visitBranches(_ node: Node, _ position: Int, literal: Node?, folded: Bool) {
+        let versionBefore = state.pointee.version
+        // The rank of the branch under which the best was found at this node, 0 for none.
+        var bestRank: UInt8 = 0
+        if folded {
+            let byte = ASCII.lowercased(input.bytes[position])
+            for index in 0..<node.staticCount where ASCII.lowercased(node.firstBytes[index]) == byte {
+                visit(node.staticChild(at: index), position)
+            }
+            if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
+        } else if let literal {
+            visit(literal, position)
+            if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
+        }
+        let edgeCount = node.edgeCount
+        let dynamic = edgeCount != 0 || node.hasParameter
+        // Dynamic edges sit where a segment starts; so does a wildcard's '/'.
+        var segmentEnd = 0
+        if dynamic { segmentEnd = self.segmentEnd(from: position) }
+        if edgeCount != 0 {
+            for index in 0..<edgeCount {
+                let edge = node.edge(at: index)
+                let rank = edge.rank.rawValue
+                guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank) else { continue }
+                let before = state.pointee.version
+                let saved = state.pointee.captureCount
+                if accepts(edge, position, segmentEnd) { visit(edge.child, segmentEnd) }
+                state.pointee.captureCount = saved
+                if state.pointee.version != before { bestRank = rank }
+            }
+        }
+        if node.hasParameter {
+            let child = node.parameterChild
+            if shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: bestRank) {
+                let before = state.pointee.version
+                let saved = state.pointee.captureCount
+                push(Capture(start: Int32(truncatingIfNeeded: position),
+                             length: Int32(truncatingIfNeeded: segmentEnd &- position)))
+                visit(child, segmentEnd)
+                state.pointee.captureCount = saved
+                if state.pointee.version != before { bestRank = SegmentRank.parameter.rawValue }
+            }
+        }
+        let wildcards = node.wildcardCount
+        if wildcards != 0 && input.bytes[position] == UInt8(ascii: "/") {
+            // The rest of the path, without its leading '/'.
+            let rest = Capture(start: Int32(truncatingIfNeeded: position &+ 1),
+                               length: Int32(truncatingIfNeeded: input.end &- position &- 1))
+            let first = node.terminalCount
+            for index in first..<(first &+ wildcards) {
+                let terminal = node.terminal(at: index)
+                guard shouldVisit(terminal.key, rank: SegmentRank.wildcard.rawValue, bestRank: bestRank) else { continue }
+                consider(terminal, extra: rest)
+            }
+        }
+    }
+
+    /// The URL ends at `node`: the routes ending here, then the wildcards matching nothing.
+    @inline(__always)
+    private func atEnd(_ node: Node) {
+        let terminals = node.terminalCount
+        for index in 0..<terminals { consider(node.terminal(at: index), extra: nil) }
+        let wildcards = node.wildcardCount
+        if wildcards != 0 {
+            let empty = Capture(start: Int32(truncatingIfNeeded: input.end), length: 0)
+            for index in terminals..<(terminals &+ wildcards) { consider(node.terminal(at: index), extra: empty) }
+        }
+    }
+
+    /// Whether a branch of `rank` whose best key is `maxKey` may hold a candidate better than
+    /// the best so far; notes a branch passed over.
+    @inline(__always)
+    private func shouldVisit(_ maxKey: Int64, rank: UInt8, bestRank: UInt8) -> Bool {
+        guard let best = state.pointee.best, !state.pointee.collecting else { return true }
+        let bestKey = best.key
+        if maxKey > bestKey || (maxKey == bestKey && rank >= bestRank) { return true }
+        state.pointee.skipped = true
+        return false
+    }
+
+    /// A candidate reached: kept when it beats the best so far (or collected).
+    @inline(__always)
+    private func consider(_ terminal: Terminal, extra: Capture?) {
+        let shape = terminal.shape
+        if shape.pointee.hostRank != 0 && !hostMatches(shape) { return }
+        let state = self.state
+        if state.pointee.collecting {
+            let start = state.pointee.collectedCaptures.count
+            let count = state.pointee.captureCount
+            if count != 0 {
+                let out = state.pointee.collectedCaptures.extend(by: count)
+                out.update(from: state.pointee.captures, count: count)
+            }
+            if let extra { state.pointee.collectedCaptures.append(extra) }
+            state.pointee.collected.append(CollectedCandidate(terminal: terminal, table: table, captureStart: start))
+            return
+        }
+        if let best = state.pointee.best {
+            guard Self.precedes(terminal, best) else {
+                state.pointee.skipped = true
+                return
+            }
+            state.pointee.skipped = true
+        }
+        state.pointee.best = terminal
+        let count = state.pointee.captureCount
+        if count != 0 { state.pointee.bestCaptures.update(from: state.pointee.captures, count: count) }
+        if let extra { state.pointee.bestCaptures[count] = extra }
+        state.pointee.version &+= 1
+    }
+
+    /// True when `lhs` comes before `rhs` for a URL both match (docs/SEMANTICS.md §3.1).
+    static func precedes(_ lhs: Terminal, _ rhs: Terminal) -> Bool {
+        let left = lhs.key, right = rhs.key
+        if left != right { return left > right }
+        let leftShape = lhs.shape.pointee, rightShape = rhs.shape.pointee
+        let count = Swift.min(leftShape.rankCount, rightShape.rankCount)
+        for index in 0..<count where leftShape.ranks[index] != rightShape.ranks[index] {
+            return leftShape.ranks[index] > rightShape.ranks[index]
+        }
+        if lhs.sequence != rhs.sequence { return lhs.sequence < rhs.sequence }
+        return leftShape.expansion < rightShape.expansion
+    }
+
+    @inline(__always)
+    private func push(_ capture: Capture) {
+        let count = state.pointee.captureCount
+        state.pointee.captures[count] = capture
+        state.pointee.captureCount = count &+ 1
+    }
+
+    // MARK: Segments
+
+    /// Where the segment starting at `position` ends: the next '/' or the path's end.
+    @inline(__always)
+    private func segmentEnd(from position: Int) -> Int {
+        let bytes = input.bytes
+        let end = input.end
+        var index = position
+        while end &- index >= 8 {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            let slashes = ByteComparison.zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
+            if slashes != 0 { return index &+ slashes.trailingZeroBitCount &>> 3 }
+            index &+= 8
+        }
+        while index < end && bytes[index] != UInt8(ascii: "/") { index &+= 1 }
+        return index
+    }
+
+    /// Whether `edge` accepts the segment `[start, end)`; pushes its captures when it does.
+    @inline(never)
+    private func accepts(_ edge: Edge, _ start: Int, _ end: Int) -> Bool {
+        let segment = UnsafeBufferPointer(start: input.values + start, count: end &- start)
+        if edge.code == BuiltinCode.partial.rawValue {
+            let template = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher.unsafelyUnwrapped)
+            return template._withUnsafeGuaranteedRef { template in
+                let count = template.parameterCount
+                return withUnsafeTemporaryAllocation(of: ParamSlot.self, capacity: count) { slots in
+                    guard template.match(segment, folded: start < input.foldLimit, regexScratch: regexScratch,
+                                         limitHits: &state.pointee.limitHits, captures: slots.baseAddress,
+                                         segmentIndex: 0) else { return false }
+                    for index in 0..<count {
+                        push(Capture(start: Int32(truncatingIfNeeded: start) &+ slots[index].offset,
+                                     length: slots[index].length))
+                    }
+                    return true
+                }
+            }
+        }
+        let accepted: Bool
+        if let regex = edge.matcher {
+            switch Unmanaged<CompiledRegex>.fromOpaque(regex)._withUnsafeGuaranteedRef({ $0.match(segment, scratch: regexScratch) }) {
+            case .matched: accepted = true
+            case .failed: accepted = false
+            case .limitExceeded:
+                state.pointee.limitHits &+= 1
+                accepted = false
+            }
+        } else {
+            accepted = BuiltinCode.scan(edge.code, segment)
+        }
+        if accepted { push(Capture(start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: end &- start))) }
+        return accepted
+    }
+
+    // MARK: Comparing
+
+    /// Whether the `length` bytes at `position` equal `prefix`. A whole word is loaded from the
+    /// path when the input has room for it; the prefix always has (see ``Node``).
+    @inline(__always)
+    private func exactEqual(_ prefix: UnsafePointer<UInt8>, _ position: Int, _ length: Int) -> Bool {
+        let path = UnsafeRawPointer(input.bytes + position)
+        let key = UnsafeRawPointer(prefix)
+        var offset = 0
+        while length &- offset >= 8 {
+            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != key.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset &+= 8
+        }
+        let rest = length &- offset
+        if rest == 0 { return true }
+        if input.readable &- position &- offset >= 8 {
+            let mask = ~(UInt64.max &<< UInt64(truncatingIfNeeded: rest &* 8))
+            return (path.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) & mask == 0
+        }
+        while offset < length {
+            if path.load(fromByteOffset: offset, as: UInt8.self) != prefix[offset] { return false }
+            offset &+= 1
+        }
+        return true
+    }
+
+    /// ``exactEqual(_:_:_:)`` where some bytes (those before ``WalkInput/foldLimit``) compare
+    /// ASCII case-insensitively.
+    @inline(never)
+    private func foldedEqual(_ prefix: UnsafePointer<UInt8>, _ position: Int, _ length: Int) -> Bool {
+        for offset in 0..<length {
+            let byte = input.bytes[position &+ offset]
+            if position &+ offset < input.foldLimit {
+                if ASCII.lowercased(byte) != ASCII.lowercased(prefix[offset]) { return false }
+            } else if byte != prefix[offset] {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether the URL's host satisfies a host rule (docs/SEMANTICS.md §3.2).
+    private func hostMatches(_ shape: UnsafePointer<TerminalShape>) -> Bool {
+        guard let host = input.host, let rule = shape.pointee.host else { return false }
+        let ruleLength = shape.pointee.hostLength
+        if shape.pointee.hostRank == HostRule.exact("").rank {
+            return input.hostLength == ruleLength && ByteComparison.equal(rule, host, ruleLength, folded: true)
+        }
+        // A suffix rule ".example.com" needs at least one label before it.
+        return input.hostLength > ruleLength
+            && ByteComparison.equal(rule, host + (input.hostLength - ruleLength), ruleLength, folded: true)
+    }
+}

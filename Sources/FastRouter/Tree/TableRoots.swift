@@ -1,0 +1,72 @@
+/// One published version of a router's tables: the global table's root, each scheme table's
+/// root, and what a reader must size before a walk. One immutable block, replaced (never
+/// changed) by every update, so a reader that loaded it sees one version of every table.
+struct TableRoots {
+    let base: UnsafeMutableRawPointer
+
+    @inline(__always) init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    @inline(__always) var global: Node { Node(base.load(as: UnsafeMutableRawPointer.self)) }
+    @inline(__always) var schemeCount: Int { base.load(fromByteOffset: 8, as: Int.self) }
+    /// Most parameters any route of this version has: the captures a walk may record.
+    @inline(__always) var maxCaptures: Int { base.load(fromByteOffset: 16, as: Int.self) }
+    /// Counts publications: equal versions are the same tables.
+    @inline(__always) var version: UInt64 { base.load(fromByteOffset: 24, as: UInt64.self) }
+
+    private static let headerSize = 32
+    private static let entrySize = 24
+
+    /// Scheme table `index`: its lower-cased name and root.
+    @inline(__always)
+    func scheme(at index: Int) -> (name: UnsafePointer<UInt8>, nameLength: Int, root: Node) {
+        let entry = base + (Self.headerSize &+ Self.entrySize &* index)
+        return (UnsafePointer(entry.load(fromByteOffset: 8, as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: UInt8.self)),
+                entry.load(fromByteOffset: 16, as: Int.self),
+                Node(entry.load(as: UnsafeMutableRawPointer.self)))
+    }
+
+    /// The root of the table for `scheme` (any case), or `nil` when no route uses that scheme.
+    @inline(__always)
+    func root(forScheme scheme: UnsafePointer<UInt8>, count: Int) -> Node? {
+        for index in 0..<schemeCount {
+            let entry = self.scheme(at: index)
+            if entry.nameLength == count, ByteComparison.equal(entry.name, scheme, count, folded: true) { return entry.root }
+        }
+        return nil
+    }
+
+    /// A new block for `roots` (the global table's first).
+    static func make(_ roots: [(scheme: [UInt8]?, root: Node)], maxCaptures: Int, version: UInt64) -> TableRoots {
+        let schemes = roots.dropFirst()
+        let nameBytes = schemes.reduce(0) { $0 + ($1.scheme?.count ?? 0) }
+        let size = headerSize + entrySize * schemes.count + max(nameBytes, 1)
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        base.storeBytes(of: roots[0].root.base, as: UnsafeMutableRawPointer.self)
+        base.storeBytes(of: schemes.count, toByteOffset: 8, as: Int.self)
+        base.storeBytes(of: maxCaptures, toByteOffset: 16, as: Int.self)
+        base.storeBytes(of: version, toByteOffset: 24, as: UInt64.self)
+        var nameOffset = headerSize + entrySize * schemes.count
+        for (index, entry) in schemes.enumerated() {
+            let slot = base + headerSize + entrySize * index
+            let name = entry.scheme ?? []
+            slot.storeBytes(of: entry.root.base, as: UnsafeMutableRawPointer.self)
+            slot.storeBytes(of: base + nameOffset, toByteOffset: 8, as: UnsafeMutableRawPointer.self)
+            slot.storeBytes(of: name.count, toByteOffset: 16, as: Int.self)
+            for byte in name {
+                base.storeBytes(of: byte, toByteOffset: nameOffset, as: UInt8.self)
+                nameOffset += 1
+            }
+        }
+        return TableRoots(base)
+    }
+
+    func deallocate() { base.deallocate() }
+
+    /// Every table's root, the global table's first.
+    var all: [(scheme: [UInt8]?, root: Node)] {
+        [(nil, global)] + (0..<schemeCount).map { index in
+            let entry = scheme(at: index)
+            return (Array(UnsafeBufferPointer(start: entry.name, count: entry.nameLength)), entry.root)
+        }
+    }
+}

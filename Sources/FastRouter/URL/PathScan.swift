@@ -1,0 +1,198 @@
+/// The first step of a lookup (docs/ARCHITECTURE.md, "One lookup"): one pass over the URL that
+/// validates it and finds the scheme, the host and the path a walk reads.
+///
+/// The fast path reads the caller's bytes where they are: a URL whose path (and custom host)
+/// holds no `%`, no non-ASCII byte, no NUL and no `//` is already canonical once one trailing
+/// `/` is dropped. Anything else takes the slow path: ``load(url:webSchemes:plusAsSpace:)``
+/// splits and decodes it, and the segments are joined into the scratch as a canonical path.
+/// Both give the same answers (the differential test checks it).
+extension ScratchState {
+    /// Prepares a walk over `url`: `nil` for an invalid URL (docs/SEMANTICS.md §3.4).
+    /// - Complexity: one pass over the URL; allocates only when it is longer than any this
+    ///   scratch has seen.
+    @inline(__always)
+    mutating func prepare(url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
+                          foldAll: Bool) -> WalkInput? {
+        host = nil
+        hostLength = 0
+        scheme = nil
+        schemeLength = 0
+        fragment = nil
+        fragmentLength = 0
+        queryPairs.removeAll()
+        slowPath = false
+        let length = url.count
+        guard length <= MatchScratch.maxURLLength else { return nil }
+        reserveBytes(length)
+        guard length > 0, let base = url.baseAddress else {
+            return WalkInput(bytes: UnsafePointer(joined), values: UnsafePointer(joined), start: 0, end: 0, readable: 0,
+                             foldLimit: 0, host: nil, hostLength: 0)
+        }
+        var position = 0
+        var foldLimit = foldAll ? Int.max : 0
+        if ASCII.isAlpha(base[0]) {
+            var index = 1
+            while index < length && ASCII.isSchemeCharacter(base[index]) { index &+= 1 }
+            if index < length && base[index] == UInt8(ascii: ":") {
+                scheme = base
+                schemeLength = index
+                position = index &+ 1
+            }
+        }
+        if scheme != nil {
+            // "scheme://authority": anything else is left to the slow path.
+            guard length &- position >= 2, base[position] == 0x2F, base[position &+ 1] == 0x2F else {
+                return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
+            }
+            let authorityStart = position &+ 2
+            var index = authorityStart
+            var colon = -1
+            while index < length {
+                let byte = base[index]
+                if byte == 0x2F || byte == 0x3F || byte == 0x23 { break }
+                // Userinfo, escapes, IPv6 literals, NUL and non-ASCII bytes need the slow path.
+                if byte == 0x40 || byte == 0x25 || byte == 0x5B || byte == 0 || byte >= 0x80 {
+                    return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
+                }
+                if byte == 0x3A && colon < 0 { colon = index }
+                index &+= 1
+            }
+            if webSchemes.contains(base, schemeLength) {
+                host = base + authorityStart
+                hostLength = (colon < 0 ? index : colon) &- authorityStart
+                position = index
+            } else {
+                // A custom scheme's host is the first segment: the walk starts at the '/' before it.
+                guard index > authorityStart else {
+                    return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
+                }
+                position = authorityStart &- 1
+                if foldLimit == 0 { foldLimit = index }
+            }
+        } else if base[0] != 0x2F && base[0] != 0x3F && base[0] != 0x23 {
+            return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
+        }
+        guard let pathEnd = Self.plainPathEnd(base, from: position, length: length) else {
+            return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
+        }
+        guard finishQuery(base, from: pathEnd, length: length, plusAsSpace: plusAsSpace) else { return nil }
+        // One trailing '/' is not a segment ("//" went to the slow path).
+        let end = pathEnd > position && base[pathEnd &- 1] == 0x2F ? pathEnd &- 1 : pathEnd
+        return WalkInput(bytes: base, values: base, start: position, end: end, readable: length, foldLimit: foldLimit,
+                         host: host, hostLength: hostLength)
+    }
+
+    /// Where the path starting at `start` ends (its first `?` or `#`, or the URL's end), or
+    /// `nil` when it is not canonical: a `%`, NUL or non-ASCII byte, an empty segment, or more
+    /// segments than allowed. Eight bytes at a time.
+    @inline(__always)
+    static func plainPathEnd(_ base: UnsafePointer<UInt8>, from start: Int, length: Int) -> Int? {
+        let raw = UnsafeRawPointer(base)
+        var index = start
+        var slashes = 0
+        // The previous byte was a '/', as a high bit in the lowest byte.
+        var carry: UInt64 = 0
+        while length &- index >= 8 {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let ends = ByteComparison.exactZeroBytes(word ^ 0x3F3F_3F3F_3F3F_3F3F)
+                | ByteComparison.exactZeroBytes(word ^ 0x2323_2323_2323_2323)
+            var slash = ByteComparison.exactZeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
+            var special = (word & 0x8080_8080_8080_8080) | ByteComparison.exactZeroBytes(word)
+                | ByteComparison.exactZeroBytes(word ^ 0x2525_2525_2525_2525)
+            var taken = 8
+            if ends != 0 {
+                taken = ends.trailingZeroBitCount &>> 3
+                let inside = taken == 0 ? 0 : UInt64.max &>> UInt64(64 &- 8 &* taken)
+                slash &= inside
+                special &= inside
+            }
+            if special != 0 || (slash & (slash &<< 8 | carry)) != 0 { return nil }
+            slashes &+= slash.nonzeroBitCount
+            if taken < 8 {
+                index &+= taken
+                return slashes > MatchScratch.maxSegments ? nil : index
+            }
+            carry = slash &>> 56
+            index &+= 8
+        }
+        var previousSlash = carry != 0
+        while index < length {
+            let byte = base[index]
+            if byte == 0x3F || byte == 0x23 { break }
+            if byte == 0x25 || byte == 0 || byte >= 0x80 { return nil }
+            let isSlash = byte == 0x2F
+            if isSlash && previousSlash { return nil }
+            if isSlash { slashes &+= 1 }
+            previousSlash = isSlash
+            index &+= 1
+        }
+        return slashes > MatchScratch.maxSegments ? nil : index
+    }
+
+    /// Parses what follows the path at `pathEnd`: the query (decoded into the scratch) and the
+    /// raw fragment. `false` for an invalid query.
+    @inline(__always)
+    private mutating func finishQuery(_ base: UnsafePointer<UInt8>, from pathEnd: Int, length: Int,
+                                      plusAsSpace: Bool) -> Bool {
+        guard pathEnd < length else { return true }
+        if base[pathEnd] == UInt8(ascii: "#") {
+            fragment = base + (pathEnd &+ 1)
+            fragmentLength = length &- pathEnd &- 1
+            return true
+        }
+        return parseQueryAndFragment(base, from: pathEnd &+ 1, length: length, plusAsSpace: plusAsSpace)
+    }
+
+    @inline(never)
+    private mutating func parseQueryAndFragment(_ base: UnsafePointer<UInt8>, from queryStart: Int, length: Int,
+                                                plusAsSpace: Bool) -> Bool {
+        var queryEnd = length
+        if queryStart < length, let hash = memchr(base + queryStart, 0x23, length - queryStart) {
+            queryEnd = UnsafeRawPointer(hash).assumingMemoryBound(to: UInt8.self) - base
+            fragment = base + queryEnd + 1
+            fragmentLength = length - queryEnd - 1
+        }
+        var decodedUsed = 0
+        return parseQuery(base + queryStart, queryEnd - queryStart, plusAsSpace: plusAsSpace, decodedUsed: &decodedUsed)
+    }
+
+    /// The slow path: splits and decodes the URL into the scratch, then joins its segments as
+    /// the canonical path a walk reads. A decoded `/` stays in its segment: in the bytes a walk
+    /// compares it is NUL (as literals spell it), in the values it is `/` again.
+    @inline(never)
+    mutating func slowPrepare(_ url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
+                              foldAll: Bool) -> WalkInput? {
+        guard load(url: url, webSchemes: webSchemes, plusAsSpace: plusAsSpace) else { return nil }
+        slowPath = true
+        var used = 0
+        for index in 0..<segmentCount {
+            let start = segmentStarts[index]
+            let count = segmentLengths[index]
+            joined[used] = 0x2F
+            values[used] = 0x2F
+            used += 1
+            for offset in 0..<count {
+                let byte = start[offset]
+                values[used + offset] = byte
+                joined[used + offset] = byte == 0x2F ? 0 : byte
+            }
+            used += count
+        }
+        var foldLimit = 0
+        if foldAll {
+            foldLimit = Int.max
+        } else if firstSegmentIsHost {
+            foldLimit = 1 + segmentLengths[0]
+        }
+        return WalkInput(bytes: UnsafePointer(joined), values: UnsafePointer(values), start: 0, end: used,
+                         readable: byteCapacity + Self.padding, foldLimit: foldLimit, host: host, hostLength: hostLength)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
