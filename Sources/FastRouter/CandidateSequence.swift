@@ -19,7 +19,7 @@ public struct CandidateSequence<Value>: Sequence, IteratorProtocol {
 
     init(router: Router<Value>, url: String) throws(RouterError) {
         matcher = Matcher(router: router)
-        exhausted = try !matcher.match(url)
+        exhausted = try !matcher.matchAll(url)
     }
 
     /// The next candidate in precedence order, or `nil` when none is left.

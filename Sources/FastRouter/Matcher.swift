@@ -38,9 +38,17 @@ public final class Matcher<Value> {
 
     /// Looks up URL bytes. The matcher reads them during the call only: byte views point into
     /// its own copy, so the caller may reuse the buffer at once.
+    /// Like ``match(_:)``, but finds every candidate in one version of the tables at once, so
+    /// that ``next()`` steps through them even while writers change the router.
+    func matchAll(_ url: String) throws(RouterError) -> Bool {
+        let status = core._withUnsafeGuaranteedRef { $0.matchAll(string: url, into: scratch) }
+        if status == .invalidURL { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
+        return status == .found
+    }
+
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(utf8 url: UnsafeBufferPointer<UInt8>) throws(RouterError) -> Bool {
-        let status = core._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) }
+        let status = core._withUnsafeGuaranteedRef { $0.match(url: scratch.state.pointee.own(url), into: scratch) }
         if status == .invalidURL { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return status == .found
     }

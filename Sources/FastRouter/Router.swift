@@ -145,7 +145,7 @@ extension RouterCore {
     @usableFromInline
     func withCandidates(of url: String, _ body: (MatchScratch) -> Void) -> LookupStatus {
         ThreadScratch.withCurrent { scratch in
-            var status = match(string: url, into: scratch)
+            var status = matchAll(string: url, into: scratch)
             let first = status
             while status == .found {
                 body(scratch)

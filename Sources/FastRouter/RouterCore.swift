@@ -65,6 +65,19 @@ package final class RouterCore: @unchecked Sendable {
     /// - Complexity: one pass over the URL plus the tree paths it can follow; no heap allocation
     ///   once `scratch` has served a lookup at least as large.
     package func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
+        match(url: url, into: scratch, collectingAll: false)
+    }
+
+    /// Finds every candidate for `url` in one version of the tables, best first, and makes the
+    /// best one current; declines then step through that list, whatever writers do meanwhile.
+    /// For callers that want them all (``Router/matches(_:)``, ``Router/candidates(_:)``).
+    package func matchAll(string url: String, into scratch: MatchScratch) -> LookupStatus {
+        let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
+        return match(url: bytes, into: scratch, collectingAll: true)
+    }
+
+    private func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch,
+                       collectingAll: Bool) -> LookupStatus {
         let state = scratch.state
         state.pointee.clearResult()
         let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
@@ -75,6 +88,7 @@ package final class RouterCore: @unchecked Sendable {
         let roots = tables.current
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
+        if collectingAll { return collectAll(input, scratch, roots) }
         var table = -1
         let scheme = state.pointee.scheme
         if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
@@ -120,6 +134,48 @@ package final class RouterCore: @unchecked Sendable {
         return match(url: bytes, into: scratch)
     }
 
+    /// Collects every candidate of `input` (the reader is inside `roots`), makes the best one
+    /// current and holds every payload until the caller moves on.
+    private func collectAll(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) -> LookupStatus {
+        let state = scratch.state
+        let walk = state.pointer(to: \.walk)!
+        collect(input, scratch, roots)
+        state.pointee.declineInput = input
+        state.pointee.collectedVersion = roots.version
+        state.pointee.pinned = true
+        let collected = walk.pointee.collected
+        if holdsPayloads && collected.count > 0 {
+            scratch.slot.list(count: collected.count) { collected[$0].terminal.payload }
+            scratch.slot.exit(holding: true)
+        } else {
+            scratch.slot.exit(holding: false)
+        }
+        if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
+        guard collected.count > 0 else { return .noMatch }
+        state.pointee.core = Unmanaged.passUnretained(self)
+        state.pointee.collectedPosition = 0
+        state.pointee.activate(collected[0].terminal, table: collected[0].table,
+                               captures: walk.pointee.collectedCaptures.base + collected[0].captureStart, input: input)
+        return .found
+    }
+
+    /// Walks every table `input` may match in collecting mode and sorts what it found.
+    private func collect(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) {
+        let state = scratch.state
+        let walk = state.pointer(to: \.walk)!
+        walk.pointee.reserveCaptures(roots.maxCaptures)
+        walk.pointee.reset()
+        walk.pointee.collecting = true
+        let scheme = state.pointee.scheme
+        if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
+            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+        }
+        if scheme == nil || options.globalFallback {
+            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+        }
+        Self.sortCollected(walk)
+    }
+
     /// Declines the current candidate of `scratch` and makes the next one current: the first
     /// candidate after it in the order of docs/SEMANTICS.md §3.1, in the tables as they are now.
     /// The first decline walks every candidate of the kept URL; later ones reuse that list while
@@ -131,20 +187,23 @@ package final class RouterCore: @unchecked Sendable {
             return .noMatch
         }
         let walk = state.pointer(to: \.walk)!
+        if state.pointee.pinned {
+            // A list collected in one version: step through it (its payloads are held).
+            let position = state.pointee.collectedPosition + 1
+            guard position < walk.pointee.collected.count else {
+                state.pointee.clearResult()
+                return .noMatch
+            }
+            let candidate = walk.pointee.collected[position]
+            state.pointee.collectedPosition = position
+            state.pointee.activate(candidate.terminal, table: candidate.table,
+                                   captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input)
+            return .found
+        }
         scratch.slot.enter(router: tag)
         let roots = tables.current
         if state.pointee.collectedVersion != roots.version {
-            walk.pointee.reserveCaptures(roots.maxCaptures)
-            walk.pointee.reset()
-            walk.pointee.collecting = true
-            let scheme = state.pointee.scheme
-            if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
-                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
-            }
-            if scheme == nil || options.globalFallback {
-                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
-            }
-            Self.sortCollected(walk)
+            collect(input, scratch, roots)
             state.pointee.collectedVersion = roots.version
             if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
         }

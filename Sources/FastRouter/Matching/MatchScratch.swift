@@ -135,6 +135,10 @@ struct ScratchState {
     var declineInput: WalkInput?
     /// The tables' version the collected candidates came from, 0 for none.
     var collectedVersion: UInt64 = 0
+    /// True when the lookup collected every candidate at once: declines step through that list
+    /// (``collectedPosition``) instead of walking the tables again.
+    var pinned = false
+    var collectedPosition = 0
     /// Parameters of the current candidate, then the query pairs.
     @usableFromInline var parameters = FlatBuffer<MatchParameter>(capacity: 16)
     /// Where the current candidate's wildcard lies in ``currentInput``, when it has one.
@@ -261,6 +265,7 @@ struct ScratchState {
         current = nil
         declineInput = nil
         collectedVersion = 0
+        pinned = false
         wildcard = nil
         currentInput = nil
         parameters.removeAll()
