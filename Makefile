@@ -270,7 +270,9 @@ perf: c-deps clib release-lib
 #   make test-tsan                every Swift suite and Tests/c/test_threads.c under ThreadSanitizer
 #   make test-catalogue           Tests/c/test_catalogue.c (the bad-input catalogue) on the installed library
 #   make test-reliability         part of make test (with test-asan): each fuzzer briefly, a short soak,
-#                                 test-catalogue, test-tsan
+#                                 test-catalogue, test-tsan, model
+#   make model                    spin's exhaustive check of Tests/model/publication.pml (table
+#                                 publication and node reclamation) and of its broken variants
 # Sanitized builds use the toolchain's clang for C, so C and Swift share one sanitizer runtime.
 FUZZ_SECONDS ?= 60
 SOAK_SECONDS ?= 60
@@ -304,7 +306,7 @@ SANITIZED_C = for program in $(4); do \
 	  (cd $(CURDIR) && $(5) $(3)/$$program $(6)) || { echo "-- $$program under $(1): FAILED"; exit 1; }; \
 	done
 
-.PHONY: fuzz fuzz-build soak soak-build test-asan test-tsan test-catalogue test-reliability
+.PHONY: fuzz fuzz-build soak soak-build test-asan test-tsan test-catalogue test-reliability model
 
 # The three modules a harness may use, each a static library with coverage and ASan:
 # FastRouter (the core), FastRouterLint (fr_router_lint's report) and FastRouterCABI (the exports).
@@ -372,7 +374,13 @@ test-catalogue: deps
 	    $$(PKG_CONFIG_PATH="$(CURDIR)/build/c/prefix/lib/pkgconfig" pkg-config --cflags --libs fastrouter)
 	env -i PATH=/usr/local/bin:/usr/bin:/bin build/c/test_catalogue Tests/Fuzz/bad-input-catalogue.txt
 
-test-reliability: fuzz-build test-catalogue
+# spin is installed when missing (Debian/Ubuntu); Tests/model/check.sh builds in a temporary directory.
+model:
+	@command -v spin >/dev/null 2>&1 || { echo "installing spin"; \
+	  $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq spin; }
+	CC="$(CC)" Tests/model/check.sh
+
+test-reliability: fuzz-build test-catalogue model
 	@rm -rf $(FUZZ_DIR)/ci
 	@status=0; for fuzzer in $(FUZZERS); do \
 	  Tests/Fuzz/run-fuzzer.sh $(FUZZ_DIR)/fuzz-$$fuzzer $$fuzzer $(FUZZ_CI_SECONDS) $(FUZZ_DIR)/ci -seed=1 || status=1; \
