@@ -305,14 +305,13 @@ struct ScratchState {
             declineInput = input
             return
         }
-        // The fast path reads the caller's buffer, which may be gone by the time of a decline.
-        let offset = input.start
-        let count = input.end - input.start
-        url.update(from: input.bytes + offset, count: count)
+        // The fast path reads the caller's buffer, which may be gone by the time of a decline:
+        // copy the URL up to the path's end, so offsets stay the same.
+        url.update(from: input.bytes, count: input.end)
         var kept = input
-        kept.bytes = UnsafePointer(url) - offset
+        kept.bytes = UnsafePointer(url)
         kept.values = kept.bytes
-        kept.readable = offset + byteCapacity + Self.padding
+        kept.readable = byteCapacity + Self.padding
         if let host = input.host {
             // The slow path's value buffer is unused on the fast path.
             values.update(from: host, count: input.hostLength)

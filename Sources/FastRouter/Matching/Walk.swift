@@ -74,15 +74,18 @@ struct WalkState {
         bestCaptures = .allocate(capacity: captureCapacity)
     }
 
+    @inline(__always)
     mutating func reset() {
         captureCount = 0
         best = nil
         version = 0
         skipped = false
         limitHits = 0
-        collecting = false
-        collected.removeAll()
-        collectedCaptures.removeAll()
+        if collecting || collected.count != 0 {
+            collecting = false
+            collected.removeAll()
+            collectedCaptures.removeAll()
+        }
     }
 }
 
@@ -137,7 +140,7 @@ struct Walker {
                 return
             }
             let literal = node.staticChild(startingWith: bytes[position])
-            if node.edgeCount == 0 && !node.hasParameter && node.wildcardCount == 0 {
+            if !node.hasDynamic {
                 // A single way on: no recursion.
                 guard let literal else { return }
                 node = literal
@@ -351,10 +354,16 @@ struct Walker {
         }
         let rest = length &- offset
         if rest == 0 { return true }
-        if input.readable &- position &- offset >= 8 {
-            let mask = ~(UInt64.max &<< UInt64(truncatingIfNeeded: rest &* 8))
-            return (path.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) & mask == 0
+        let mask = ~(UInt64.max &<< UInt64(truncatingIfNeeded: rest &* 8))
+        let keyWord = key.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & mask
+        let at = position &+ offset
+        if input.readable &- at >= 8 {
+            return path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & mask == keyWord
+        }
+        if at &+ rest >= 8 {
+            // Near the end of the input: the word ending where the prefix ends, shifted down.
+            let word = UnsafeRawPointer(input.bytes).loadUnaligned(fromByteOffset: at &+ rest &- 8, as: UInt64.self)
+            return word &>> UInt64(truncatingIfNeeded: (8 &- rest) &* 8) == keyWord
         }
         while offset < length {
             if path.load(fromByteOffset: offset, as: UInt8.self) != prefix[offset] { return false }

@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
 /// A published node of the lookup tree: one immutable block of memory (docs/ARCHITECTURE.md,
 /// "The lookup tree").
 ///
@@ -18,7 +22,7 @@
 ///     edges (24 each)
 ///     terminals, then wildcards (40 each)
 ///     first bytes of the literal children (1 each)
-///     prefix bytes, then 8 zero bytes (word loads never leave the block)
+///     prefix bytes, then 16 zero bytes (word and 16-byte loads never leave the block)
 struct Node: BitwiseCopyable {
     /// The block's address. Nodes are compared by identity.
     let base: UnsafeMutableRawPointer
@@ -41,9 +45,13 @@ struct Node: BitwiseCopyable {
     @inline(__always) var hasParameter: Bool { base.load(fromByteOffset: 22, as: UInt8.self) != 0 }
     /// True when the node has no literal child, edge, parameter child or wildcard: after its
     /// prefix the URL must end.
-    @inline(__always) var isLeafOnly: Bool { base.load(fromByteOffset: 23, as: UInt8.self) != 0 }
-    /// The block's size in bytes.
-    @inline(__always) var byteCount: Int { Int(base.load(fromByteOffset: 24, as: UInt32.self)) }
+    @inline(__always) var isLeafOnly: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 1 != 0 }
+    /// True when the node has edges, a parameter child or wildcards: a walk may branch here.
+    @inline(__always) var hasDynamic: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 2 != 0 }
+    /// Where the prefix bytes start in the block (the literal children's first bytes end there).
+    @inline(__always) private var prefixOffset: Int { Int(base.load(fromByteOffset: 24, as: UInt32.self)) }
+    /// Where the terminals start in the block.
+    @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 28, as: UInt32.self)) }
 
     static let headerSize = 32
     static let edgeSize = MemoryLayout<Edge>.stride
@@ -58,31 +66,44 @@ struct Node: BitwiseCopyable {
     }
     @inline(__always) private var edgeOffset: Int { staticOffset &+ 8 &* staticCount }
     @inline(__always) func edge(at index: Int) -> Edge { (base + (edgeOffset &+ Self.edgeSize &* index)).load(as: Edge.self) }
-    @inline(__always) private var terminalOffset: Int { edgeOffset &+ Self.edgeSize &* edgeCount }
+    @inline(__always) private var computedTerminalOffset: Int { edgeOffset &+ Self.edgeSize &* edgeCount }
     /// Terminal `index`; the wildcards follow the terminals (index `terminalCount + i`).
     @inline(__always) func terminal(at index: Int) -> Terminal {
         (base + (terminalOffset &+ Self.terminalSize &* index)).load(as: Terminal.self)
     }
-    @inline(__always) private var firstByteOffset: Int {
-        terminalOffset &+ Self.terminalSize &* (terminalCount &+ wildcardCount)
-    }
+    @inline(__always) private var firstByteOffset: Int { prefixOffset &- staticCount }
     @inline(__always) var firstBytes: UnsafePointer<UInt8> { UnsafePointer((base + firstByteOffset).assumingMemoryBound(to: UInt8.self)) }
-    @inline(__always) var prefix: UnsafePointer<UInt8> { firstBytes + staticCount }
+    @inline(__always) var prefix: UnsafePointer<UInt8> { UnsafePointer((base + prefixOffset).assumingMemoryBound(to: UInt8.self)) }
 
-    /// The literal child whose prefix starts with `byte`, if any (children are sorted by it).
+    /// The literal child whose prefix starts with `byte`, if any: sixteen first bytes compared
+    /// at once (the block has room for a whole load past them, see ``make``).
     @inline(__always)
     func staticChild(startingWith byte: UInt8) -> Node? {
         let count = staticCount
-        let bytes = firstBytes
-        var index = 0
-        while index < count {
-            let candidate = bytes[index]
-            if candidate >= byte {
-                return candidate == byte ? staticChild(at: index) : nil
-            }
-            index &+= 1
+        let bytes = UnsafeRawPointer(firstBytes)
+        var start = 0
+        while start < count {
+            let block = bytes.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
+            var hits = Self.bitmask(block .== SIMD16(repeating: byte))
+            let left = count &- start
+            if left < 16 { hits &= (1 &<< UInt32(truncatingIfNeeded: left)) &- 1 }
+            if hits != 0 { return staticChild(at: start &+ hits.trailingZeroBitCount) }
+            start &+= 16
         }
         return nil
+    }
+
+    /// One bit per lane of a 16-lane byte comparison: SSE2's movemask on x86-64, a portable
+    /// equivalent elsewhere.
+    @inline(__always)
+    private static func bitmask(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        #if arch(x86_64)
+        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
+        #else
+        var bits: UInt32 = 0
+        for lane in 0..<16 where mask[lane] { bits |= 1 << UInt32(lane) }
+        return bits
+        #endif
     }
 
     // MARK: Making and freeing
@@ -91,7 +112,7 @@ struct Node: BitwiseCopyable {
     static func make(prefix: [UInt8], slashes: Int, parameter: Node?, statics: [Node], edges: [Edge],
                      terminals: [Terminal], wildcards: [Terminal]) -> Node {
         let size = headerSize + (parameter == nil ? 0 : 8) + 8 * statics.count + edgeSize * edges.count
-            + terminalSize * (terminals.count + wildcards.count) + statics.count + prefix.count + 8
+            + terminalSize * (terminals.count + wildcards.count) + statics.count + prefix.count + 16
         precondition(statics.count <= 256 && edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
                      && wildcards.count <= Int(UInt16.max) && slashes <= Int(UInt16.max) && size <= Int(UInt32.max),
                      "a tree node outgrew its header")
@@ -112,9 +133,15 @@ struct Node: BitwiseCopyable {
         base.storeBytes(of: UInt16(slashes), toByteOffset: 20, as: UInt16.self)
         base.storeBytes(of: parameter == nil ? 0 : 1, toByteOffset: 22, as: UInt8.self)
         let leaf = parameter == nil && statics.isEmpty && edges.isEmpty && wildcards.isEmpty
-        base.storeBytes(of: leaf ? 1 : 0, toByteOffset: 23, as: UInt8.self)
-        base.storeBytes(of: UInt32(size), toByteOffset: 24, as: UInt32.self)
+        let dynamic = parameter != nil || !edges.isEmpty || !wildcards.isEmpty
+        base.storeBytes(of: (leaf ? 1 : 0) | (dynamic ? 2 : 0), toByteOffset: 23, as: UInt8.self)
+        let staticOffset = headerSize + (parameter == nil ? 0 : 8)
+        let terminalOffset = staticOffset + 8 * statics.count + edgeSize * edges.count
+        let prefixOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count) + statics.count
+        base.storeBytes(of: UInt32(prefixOffset), toByteOffset: 24, as: UInt32.self)
+        base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 28, as: UInt32.self)
         let node = Node(base)
+        assert(node.computedTerminalOffset == terminalOffset)
         if let parameter { base.storeBytes(of: parameter.base, toByteOffset: headerSize, as: UnsafeMutableRawPointer.self) }
         for (index, child) in statics.enumerated() {
             base.storeBytes(of: child.base, toByteOffset: node.staticOffset + 8 * index, as: UnsafeMutableRawPointer.self)
@@ -126,7 +153,6 @@ struct Node: BitwiseCopyable {
         for (index, terminal) in (terminals + wildcards).enumerated() {
             base.storeBytes(of: terminal, toByteOffset: node.terminalOffset + terminalSize * index, as: Terminal.self)
         }
-        let prefixOffset = node.firstByteOffset + statics.count
         for (index, byte) in prefix.enumerated() { base.storeBytes(of: byte, toByteOffset: prefixOffset + index, as: UInt8.self) }
         return node
     }

@@ -83,50 +83,50 @@ extension ScratchState {
     }
 
     /// Where the path starting at `start` ends (its first `?` or `#`, or the URL's end), or
-    /// `nil` when it is not canonical: a `%`, NUL or non-ASCII byte, an empty segment, or more
-    /// segments than allowed. Eight bytes at a time.
+    /// `nil` when it is not canonical: a `%`, NUL or non-ASCII byte, or an empty segment. Eight
+    /// bytes at a time; the last bytes of a URL of eight or more are one word loaded ending at
+    /// its end. A URL longer than 2048 bytes may have more segments than allowed (each takes two
+    /// bytes): the slow path counts them.
     @inline(__always)
     static func plainPathEnd(_ base: UnsafePointer<UInt8>, from start: Int, length: Int) -> Int? {
+        guard length <= 2 * MatchScratch.maxSegments else { return nil }
         let raw = UnsafeRawPointer(base)
         var index = start
-        var slashes = 0
         // The previous byte was a '/', as a high bit in the lowest byte.
         var carry: UInt64 = 0
-        while length &- index >= 8 {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        while index < length {
+            let available = length &- index
+            var word: UInt64
+            var valid = 8
+            if available >= 8 {
+                word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            } else if length >= 8 {
+                // The word ending at the URL's end, its bytes already seen shifted out.
+                valid = available
+                word = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- available) &* 8)
+            } else {
+                valid = available
+                word = 0
+                for offset in 0..<available { word |= UInt64(base[index &+ offset]) &<< UInt64(truncatingIfNeeded: offset &* 8) }
+            }
             let ends = ByteComparison.exactZeroBytes(word ^ 0x3F3F_3F3F_3F3F_3F3F)
                 | ByteComparison.exactZeroBytes(word ^ 0x2323_2323_2323_2323)
             var slash = ByteComparison.exactZeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
             var special = (word & 0x8080_8080_8080_8080) | ByteComparison.exactZeroBytes(word)
                 | ByteComparison.exactZeroBytes(word ^ 0x2525_2525_2525_2525)
-            var taken = 8
-            if ends != 0 {
-                taken = ends.trailingZeroBitCount &>> 3
-                let inside = taken == 0 ? 0 : UInt64.max &>> UInt64(64 &- 8 &* taken)
+            var taken = valid
+            if ends != 0 { taken = Swift.min(taken, ends.trailingZeroBitCount &>> 3) }
+            if taken < 8 {
+                let inside = taken == 0 ? 0 : UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* taken)
                 slash &= inside
                 special &= inside
             }
             if special != 0 || (slash & (slash &<< 8 | carry)) != 0 { return nil }
-            slashes &+= slash.nonzeroBitCount
-            if taken < 8 {
-                index &+= taken
-                return slashes > MatchScratch.maxSegments ? nil : index
-            }
+            if taken < 8 { return index &+ taken }
             carry = slash &>> 56
             index &+= 8
         }
-        var previousSlash = carry != 0
-        while index < length {
-            let byte = base[index]
-            if byte == 0x3F || byte == 0x23 { break }
-            if byte == 0x25 || byte == 0 || byte >= 0x80 { return nil }
-            let isSlash = byte == 0x2F
-            if isSlash && previousSlash { return nil }
-            if isSlash { slashes &+= 1 }
-            previousSlash = isSlash
-            index &+= 1
-        }
-        return slashes > MatchScratch.maxSegments ? nil : index
+        return index
     }
 
     /// Parses what follows the path at `pathEnd`: the query (decoded into the scratch) and the
