@@ -6,10 +6,10 @@
 /// `/a/{y:int}` collide.
 ///
 /// One key per expansion: a route collides with another when any expansion of one has the key
-/// of an expansion of the other. Registration checks a route against the published table with
-/// the trie, which is an index of these keys: the table picks the root, the segment shapes the
-/// node and its list (a wildcard's or not), and the variants there are compared by host and
-/// priority (``TableSide/hasDuplicate(of:at:)``).
+/// of an expansion of the other. Registration checks a route against the tables with the tree,
+/// which is an index of these keys: the table picks the root, the segment shapes the node and
+/// its list (a wildcard's or not), and the routes there are compared by host and priority
+/// (``TreeEditor/add(_:_:)``).
 package struct DuplicateKey: Hashable, Sendable {
     /// Lower-cased scheme, `nil` for the global table.
     package var table: String?

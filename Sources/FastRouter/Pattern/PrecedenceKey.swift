@@ -5,9 +5,9 @@
 /// expansion order within one route.
 ///
 /// ``decision(_:_:)`` is the only statement of that order; `<` and every caller go through it.
-/// Generic over where the segment ranks live: the linter keeps an array, a lookup reads them off
-/// the trie into scratch rows it owns, and only once priority and host have tied (`TrieRanks`),
-/// so comparing two candidates allocates nothing.
+/// Generic over where the segment ranks live (the linter keeps an array). A lookup compares
+/// candidates the same way, field for field, in ``Walker/precedes(_:_:)``, reading the ranks from
+/// each route expansion's interned ``TerminalShape``; a test keeps the two in agreement.
 package struct PrecedenceKey<Ranks: PrecedenceRanks> {
     package var priority: Int32
     /// ``HostRule/rank``: 2 exact, 1 suffix, 0 any.

@@ -1,8 +1,9 @@
 /// A growable array of plain values in one manually managed allocation.
 ///
-/// The trie keeps its nodes, edges and keys in these so that a lookup reads raw memory: no
-/// reference count, no copy-on-write check, no bounds-checked Swift array in the hot loop.
-/// Only the writer that owns a table side ever grows or frees it (see ``TableSide``).
+/// A reader's scratch keeps its parameters, query pairs and collected candidates in these so
+/// that a lookup touches raw memory: no reference count, no copy-on-write check, no
+/// bounds-checked Swift array in the hot loop.
+/// Only its owner (one reader's scratch) ever grows or frees it.
 @usableFromInline
 struct FlatBuffer<Element: BitwiseCopyable> {
     /// Start of the storage; valid for `count` elements (capacity may be larger).

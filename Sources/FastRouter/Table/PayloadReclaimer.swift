@@ -22,7 +22,7 @@ struct PayloadReclaimer: ~Copyable {
     /// Payloads retired and not yet released.
     var pendingCount: Int { open.count + sealed.count }
 
-    /// Adds payloads no table side references any more (both sides have been updated).
+    /// Adds payloads no published table references any more.
     mutating func retire(_ payload: UnsafeMutableRawPointer) {
         open.append(payload)
     }
