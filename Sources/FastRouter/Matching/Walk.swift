@@ -116,6 +116,16 @@ struct Walker {
 
     /// Walks the subtree of `start`, whose prefix begins at `position`.
     func visit(_ start: Node, _ position: Int) {
+        if input.foldLimit == 0 {
+            visit(start, position, ExactBytes.self)
+        } else {
+            visit(start, position, SomeFoldedBytes.self)
+        }
+    }
+
+    /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
+    /// never tests ``WalkInput/foldLimit``.
+    private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ mode: Mode.Type) {
         var node = start
         var position = position
         let bytes = input.bytes
@@ -123,7 +133,7 @@ struct Walker {
             let length = node.prefixLength
             if length != 0 {
                 guard input.end &- position >= length else { return }
-                if position < input.foldLimit {
+                if Mode.folds && position < input.foldLimit {
                     guard foldedEqual(node.prefix, position, length) else { return }
                 } else {
                     guard exactEqual(node.prefix, position, length) else { return }
@@ -134,36 +144,38 @@ struct Walker {
                 atEnd(node)
                 return
             }
-            if node.isLeafOnly { return }
-            if position < input.foldLimit {
-                visitBranches(node, position, literal: nil, folded: true)
+            let flags = node.flags
+            if flags & 1 != 0 { return }
+            if Mode.folds && position < input.foldLimit {
+                visitBranches(node, position, literal: nil, folded: true, mode)
                 return
             }
             let literal = node.staticChild(startingWith: bytes[position])
-            if !node.hasDynamic {
+            if flags & 2 == 0 {
                 // A single way on: no recursion.
                 guard let literal else { return }
                 node = literal
                 continue
             }
-            visitBranches(node, position, literal: literal, folded: false)
+            visitBranches(node, position, literal: literal, folded: false, mode)
             return
         }
     }
 
     /// Everything that may follow `node` at `position` (inside the path), best rank first.
-    private func visitBranches(_ node: Node, _ position: Int, literal: Node?, folded: Bool) {
+    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, literal: Node?, folded: Bool,
+                                               _ mode: Mode.Type) {
         let versionBefore = state.pointee.version
         // The rank of the branch under which the best was found at this node, 0 for none.
         var bestRank: UInt8 = 0
         if folded {
             let byte = ASCII.lowercased(input.bytes[position])
             for index in 0..<node.staticCount where ASCII.lowercased(node.firstBytes[index]) == byte {
-                visit(node.staticChild(at: index), position)
+                visit(node.staticChild(at: index), position, mode)
             }
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         } else if let literal {
-            visit(literal, position)
+            visit(literal, position, mode)
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         }
         let edgeCount = node.edgeCount
@@ -178,7 +190,7 @@ struct Walker {
                 guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank) else { continue }
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
-                if accepts(edge, position, segmentEnd) { visit(edge.child, segmentEnd) }
+                if accepts(edge, position, segmentEnd) { visit(edge.child, segmentEnd, mode) }
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = rank }
             }
@@ -190,7 +202,7 @@ struct Walker {
                 let saved = state.pointee.captureCount
                 push(Capture(start: Int32(truncatingIfNeeded: position),
                              length: Int32(truncatingIfNeeded: segmentEnd &- position)))
-                visit(child, segmentEnd)
+                visit(child, segmentEnd, mode)
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = SegmentRank.parameter.rawValue }
             }
@@ -398,4 +410,19 @@ struct Walker {
         return input.hostLength > ruleLength
             && ByteComparison.equal(rule, host + (input.hostLength - ruleLength), ruleLength, folded: true)
     }
+}
+
+/// Whether a walk may meet bytes that compare ASCII case-insensitively (see ``WalkInput/foldLimit``).
+protocol CaseMode {
+    static var folds: Bool { get }
+}
+
+/// Every byte compares exactly: the walk of most URLs.
+enum ExactBytes: CaseMode {
+    static var folds: Bool { false }
+}
+
+/// Some bytes compare folded: a custom scheme's host, or every literal under the router option.
+enum SomeFoldedBytes: CaseMode {
+    static var folds: Bool { true }
 }

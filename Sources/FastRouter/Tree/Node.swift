@@ -46,6 +46,8 @@ struct Node: BitwiseCopyable {
     /// True when the node has no literal child, edge, parameter child or wildcard: after its
     /// prefix the URL must end.
     @inline(__always) var isLeafOnly: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 1 != 0 }
+    /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``. One load for both.
+    @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 23, as: UInt8.self) }
     /// True when the node has edges, a parameter child or wildcards: a walk may branch here.
     @inline(__always) var hasDynamic: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 2 != 0 }
     /// Where the prefix bytes start in the block (the literal children's first bytes end there).

@@ -83,50 +83,67 @@ extension ScratchState {
     }
 
     /// Where the path starting at `start` ends (its first `?` or `#`, or the URL's end), or
-    /// `nil` when it is not canonical: a `%`, NUL or non-ASCII byte, or an empty segment. Eight
-    /// bytes at a time; the last bytes of a URL of eight or more are one word loaded ending at
-    /// its end. A URL longer than 2048 bytes may have more segments than allowed (each takes two
-    /// bytes): the slow path counts them.
+    /// `nil` when it is not canonical: a `%`, NUL or non-ASCII byte, or an empty segment.
+    /// Sixteen bytes at a time with vector compares; the last block of a URL of sixteen bytes or
+    /// more is the one ending at its end, and a shorter URL is read into a local block, so no
+    /// load leaves the caller's buffer. A URL longer than 2048 bytes may have more segments than
+    /// allowed (each takes two bytes): the slow path counts them.
     @inline(__always)
     static func plainPathEnd(_ base: UnsafePointer<UInt8>, from start: Int, length: Int) -> Int? {
         guard length <= 2 * MatchScratch.maxSegments else { return nil }
         let raw = UnsafeRawPointer(base)
         var index = start
-        // The previous byte was a '/', as a high bit in the lowest byte.
-        var carry: UInt64 = 0
+        // The previous block ended with a '/': bit 0 of the next block's "after a slash" mask.
+        var carry: UInt32 = 0
         while index < length {
             let available = length &- index
-            var word: UInt64
-            var valid = 8
-            if available >= 8 {
-                word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            } else if length >= 8 {
-                // The word ending at the URL's end, its bytes already seen shifted out.
+            let block: SIMD16<UInt8>
+            var valid = 16
+            if available >= 16 {
+                block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            } else if length >= 16 {
+                // The block ending at the URL's end, its bytes already seen shifted out below.
                 valid = available
-                word = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- available) &* 8)
+                block = raw.loadUnaligned(fromByteOffset: length &- 16, as: SIMD16<UInt8>.self)
             } else {
                 valid = available
-                word = 0
-                for offset in 0..<available { word |= UInt64(base[index &+ offset]) &<< UInt64(truncatingIfNeeded: offset &* 8) }
+                var local = SIMD16<UInt8>(repeating: 0x41)
+                for offset in 0..<available { local[offset] = base[index &+ offset] }
+                block = local
             }
-            let ends = ByteComparison.exactZeroBytes(word ^ 0x3F3F_3F3F_3F3F_3F3F)
-                | ByteComparison.exactZeroBytes(word ^ 0x2323_2323_2323_2323)
-            var slash = ByteComparison.exactZeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
-            var special = (word & 0x8080_8080_8080_8080) | ByteComparison.exactZeroBytes(word)
-                | ByteComparison.exactZeroBytes(word ^ 0x2525_2525_2525_2525)
+            var ends = bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23)))
+            var slash = bitmask(block .== SIMD16(repeating: 0x2F))
+            var special = bitmask((block .== SIMD16(repeating: 0x25)) .| (block .== SIMD16(repeating: 0)))
+                | bitmask(unsafeBitCast(block, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0))
+            if valid < 16 && length >= 16 {
+                let shift = UInt32(truncatingIfNeeded: 16 &- valid)
+                ends &>>= shift
+                slash &>>= shift
+                special &>>= shift
+            }
             var taken = valid
-            if ends != 0 { taken = Swift.min(taken, ends.trailingZeroBitCount &>> 3) }
-            if taken < 8 {
-                let inside = taken == 0 ? 0 : UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* taken)
-                slash &= inside
-                special &= inside
-            }
-            if special != 0 || (slash & (slash &<< 8 | carry)) != 0 { return nil }
-            if taken < 8 { return index &+ taken }
-            carry = slash &>> 56
-            index &+= 8
+            if ends != 0 { taken = Swift.min(taken, ends.trailingZeroBitCount) }
+            let inside: UInt32 = (1 &<< UInt32(truncatingIfNeeded: taken)) &- 1
+            slash &= inside
+            if special & inside != 0 || (slash & (slash &<< 1 | carry)) != 0 { return nil }
+            if taken < 16 { return index &+ taken }
+            carry = slash &>> 15
+            index &+= 16
         }
         return index
+    }
+
+    /// One bit per lane of a 16-lane byte comparison: SSE2's movemask on x86-64, a portable
+    /// equivalent elsewhere.
+    @inline(__always)
+    private static func bitmask(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        #if arch(x86_64)
+        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
+        #else
+        var bits: UInt32 = 0
+        for lane in 0..<16 where mask[lane] { bits |= 1 << UInt32(lane) }
+        return bits
+        #endif
     }
 
     /// Parses what follows the path at `pathEnd`: the query (decoded into the scratch) and the
@@ -189,6 +206,9 @@ extension ScratchState {
     }
 }
 
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
