@@ -59,7 +59,7 @@ extension RouterCore {
                     maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                 }
             }
-            tables.publish(&editor, maxCaptures: maxCaptures, router: tag)
+            tables.publish(&editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)
             state.maxCaptures = maxCaptures
             // The batch has landed: record it.
             for (source, regex) in batch.regexes where state.regexes[source] == nil { state.regexes[source] = (regex, 0) }

@@ -17,7 +17,7 @@ extension RouterCore {
                     assert(removed != nil, "a stored route's expansion is missing from the tree")
                 }
             }
-            tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag)
+            tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired)
             let payloads = indexes.compactMap { state.routes.records[Int($0)].payload }
             let removed = state.routes.removeAll(withID: id)
             for (_, extras) in removed {

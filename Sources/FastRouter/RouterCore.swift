@@ -23,6 +23,8 @@ package final class RouterCore: @unchecked Sendable {
     /// True when routes carry payloads that readers read after a lookup (the Swift router);
     /// such a reader announces it holds them until it drops them (see ``ReaderSlot``).
     private let holdsPayloads: Bool
+    /// Never reused, unlike an address: how a match names the router its declines need.
+    let identity = LiveRouters.register()
 
     /// A router core; `releasePayload` releases a removed route's payload once no reader can
     /// hold it (nil when routes carry none, as through the C ABI).
@@ -36,6 +38,8 @@ package final class RouterCore: @unchecked Sendable {
     }
 
     deinit {
+        // Declines on this router's matches have finished and will find it gone.
+        LiveRouters.unregister(identity)
         writer.withLock { state in
             guard let release = state.releasePayload else { return }
             for index in state.routes.liveIndexes {
@@ -44,7 +48,7 @@ package final class RouterCore: @unchecked Sendable {
             // No reader can use a router that is being freed.
             state.reclaimer.releaseAll(release: release)
         }
-        tables.deallocate()
+        tables.deallocate(retired: writer.withLock { $0.retired })
         webSchemes.deallocate()
     }
 
@@ -80,6 +84,7 @@ package final class RouterCore: @unchecked Sendable {
                        collectingAll: Bool) -> LookupStatus {
         let state = scratch.state
         state.pointee.clearResult()
+        scratch.slot.unpin()
         let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
         guard let input = state.pointee.prepare(url: url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace,
                                                 foldAll: options.caseInsensitivePaths) else { return .invalidURL }
@@ -106,13 +111,23 @@ package final class RouterCore: @unchecked Sendable {
             walk.pointee.skipped = true
         }
         let limitHits = walk.pointee.limitHits
+        let mayDecline = walk.pointee.skipped
         guard let best = walk.pointee.best else {
             scratch.slot.exit(holding: false)
             if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
             return .noMatch
         }
+        if mayDecline {
+            // Declines walk this very version: keep it (and, in Swift, every value it holds).
+            scratch.slot.pin(roots.version)
+            state.pointee.pinnedRoots = roots
+        }
         if holdsPayloads {
-            scratch.slot.list(count: 1) { _ in best.payload }
+            if mayDecline {
+                scratch.slot.list(count: ReaderSlot.heldCapacity + 1) { _ in nil }
+            } else {
+                scratch.slot.list(count: 1) { _ in best.payload }
+            }
             scratch.slot.exit(holding: true)
         } else {
             scratch.slot.exit(holding: false)
@@ -120,7 +135,8 @@ package final class RouterCore: @unchecked Sendable {
         if limitHits != 0 { regexLimitHits.add(limitHits, ordering: .relaxed) }
         state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: input)
         state.pointee.core = Unmanaged.passUnretained(self)
-        if walk.pointee.skipped {
+        state.pointee.coreIdentity = identity
+        if mayDecline {
             state.pointee.keepForDeclines(input, urlLength: url.count)
         }
         return .found
@@ -153,6 +169,7 @@ package final class RouterCore: @unchecked Sendable {
         if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
         guard collected.count > 0 else { return .noMatch }
         state.pointee.core = Unmanaged.passUnretained(self)
+        state.pointee.coreIdentity = identity
         state.pointee.collectedPosition = 0
         state.pointee.activate(collected[0].terminal, table: collected[0].table,
                                captures: walk.pointee.collectedCaptures.base + collected[0].captureStart, input: input)
@@ -176,10 +193,10 @@ package final class RouterCore: @unchecked Sendable {
         Self.sortCollected(walk)
     }
 
-    /// Declines the current candidate of `scratch` and makes the next one current: the first
-    /// candidate after it in the order of docs/SEMANTICS.md §3.1, in the tables as they are now.
-    /// The first decline walks every candidate of the kept URL; later ones reuse that list while
-    /// the tables stay the same version.
+    /// Declines the current candidate of `scratch` and makes the next one current: the next
+    /// candidate in the order of docs/SEMANTICS.md §3.1 in the version of the tables the lookup
+    /// walked, which the lookup pinned when it passed over any candidate. The first decline walks
+    /// that version again collecting every candidate; later ones step through the list.
     func decline(into scratch: MatchScratch) -> LookupStatus {
         let state = scratch.state
         guard let current = state.pointee.current, let input = state.pointee.declineInput else {
@@ -200,8 +217,11 @@ package final class RouterCore: @unchecked Sendable {
                                    captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input)
             return .found
         }
-        scratch.slot.enter(router: tag)
-        let roots = tables.current
+        // The version the lookup walked, pinned since (see ``match(url:into:collectingAll:)``).
+        guard let roots = state.pointee.pinnedRoots else {
+            state.pointee.clearResult()
+            return .noMatch
+        }
         if state.pointee.collectedVersion != roots.version {
             collect(input, scratch, roots)
             state.pointee.collectedVersion = roots.version
@@ -218,17 +238,11 @@ package final class RouterCore: @unchecked Sendable {
             }
         }
         guard next >= 0 else {
-            scratch.slot.exit(holding: false)
             state.pointee.clearResult()
+            scratch.slot.unpin()
             return .noMatch
         }
         let candidate = collected[next]
-        if holdsPayloads {
-            scratch.slot.list(count: 1) { _ in candidate.terminal.payload }
-            scratch.slot.exit(holding: true)
-        } else {
-            scratch.slot.exit(holding: false)
-        }
         state.pointee.activate(candidate.terminal, table: candidate.table,
                                captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input)
         return .found

@@ -77,11 +77,22 @@ package final class MatchScratch {
     /// is left. The router that served the lookup must still exist.
     package func next() -> LookupStatus {
         guard state.pointee.current != nil, let core = state.pointee.core else { return .noMatch }
-        return core._withUnsafeGuaranteedRef { $0.decline(into: self) }
+        // A C caller may have freed the router: then there is nothing left to walk.
+        let status = LiveRouters.whileLive(state.pointee.coreIdentity) {
+            core._withUnsafeGuaranteedRef { $0.decline(into: self) }
+        }
+        guard let status else {
+            clearResult()
+            return .noMatch
+        }
+        return status
     }
 
-    /// Forgets the last result.
-    package func clearResult() { state.pointee.clearResult() }
+    /// Forgets the last result, and lets writers free the version it pinned.
+    package func clearResult() {
+        state.pointee.clearResult()
+        slot.unpin()
+    }
 }
 
 /// The buffers and results of a ``MatchScratch``; see there.
@@ -124,8 +135,11 @@ struct ScratchState {
 
     /// The walk's captures and best candidate.
     var walk = WalkState()
-    /// The router that served the last lookup, for declines.
+    /// The router that served the last lookup, for declines, and its identity (see ``LiveRouters``).
     var core: Unmanaged<RouterCore>?
+    var coreIdentity: UInt64 = 0
+    /// The version of the tables the lookup walked, pinned for declines; `nil` when none is.
+    var pinnedRoots: TableRoots?
     /// The current candidate, `nil` when the last call did not match.
     @usableFromInline var current: Terminal?
     /// Which table it came from: 0 the scheme's, 1 the global one.
@@ -266,6 +280,7 @@ struct ScratchState {
         declineInput = nil
         collectedVersion = 0
         pinned = false
+        pinnedRoots = nil
         wildcard = nil
         currentInput = nil
         parameters.removeAll()

@@ -34,19 +34,34 @@ struct PublishedTables: ~Copyable {
     /// The published roots; only unchanging while the caller holds the writer lock.
     var published: TableRoots { TableRoots(UnsafeMutableRawPointer(bitPattern: roots.load(ordering: .relaxed))!) }
 
-    /// Publishes what `editor` built and frees what it replaced once no reader can reach it.
-    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt) {
+    /// Publishes what `editor` built and frees what it replaced once no reader can reach it:
+    /// after the grace period, unless a reader keeps an old version for declines (a pin, see
+    /// ``ReaderSlot/pin(_:)``); then it waits in `retired` until no reader pins a version that
+    /// reaches it.
+    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion]) {
         let old = published
         let fresh = TableRoots.make(editor.freeze(), maxCaptures: maxCaptures, version: old.version &+ 1)
         if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: editor.replaced) }
         roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
         ReaderRegistry.waitForReaders(in: router)
-        for node in editor.replaced { node.deallocate() }
-        old.deallocate()
+        let oldestPin = ReaderRegistry.oldestPin(of: router)
+        let replaced = RetiredVersion(version: old.version, roots: old, nodes: editor.replaced)
+        // What a version replaced is reachable from that version and older ones only.
+        if let oldestPin, oldestPin <= old.version {
+            retired.append(replaced)
+        } else {
+            replaced.free()
+        }
+        retired.removeAll { entry in
+            guard oldestPin.map({ entry.version < $0 }) ?? true else { return false }
+            entry.free()
+            return true
+        }
     }
 
-    /// Frees every table; no reader or writer may use them afterwards.
-    func deallocate() {
+    /// Frees every table, and the `retired` versions; no reader or writer may use them afterwards.
+    func deallocate(retired: [RetiredVersion]) {
+        for entry in retired { entry.free() }
         let tables = published
         for entry in tables.all { Self.free(entry.root) }
         tables.deallocate()
@@ -55,5 +70,18 @@ struct PublishedTables: ~Copyable {
     private static func free(_ node: Node) {
         for child in node.children { free(child) }
         node.deallocate()
+    }
+}
+
+/// What one publication replaced: the old version's roots and the nodes no later version
+/// reaches, kept while a reader pins that version or an older one.
+struct RetiredVersion {
+    var version: UInt64
+    var roots: TableRoots
+    var nodes: [Node]
+
+    func free() {
+        for node in nodes { node.deallocate() }
+        roots.deallocate()
     }
 }

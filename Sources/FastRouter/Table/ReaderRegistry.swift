@@ -52,6 +52,9 @@ package final class ReaderSlot: Sendable {
     let held3 = Atomic<UInt>(0)
     /// Payloads a slot can list.
     static let heldCapacity = 4
+    /// The version of its router's tables the owner keeps for declines (0: none): writers free
+    /// no node of that version or a later one while it is set (see ``PublishedTables``).
+    let pinned = Atomic<UInt64>(0)
     // The same after the slot's written words.
     private let trailingPadding: LinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -116,6 +119,19 @@ package final class ReaderSlot: Sendable {
         return true
     }
 
+    /// Keeps `version` of the current router's tables for declines. Called inside a lookup,
+    /// before ``exit(holding:)``: a writer that waited for that exit sees the pin.
+    @inline(__always)
+    func pin(_ version: UInt64) {
+        pinned.store(version, ordering: .releasing)
+    }
+
+    /// Lets writers free the pinned version.
+    @inline(__always)
+    func unpin() {
+        if pinned.load(ordering: .relaxed) != 0 { pinned.store(0, ordering: .releasing) }
+    }
+
     /// Declares the payloads of the last lookup unused from now on.
     @inline(__always)
     package func drop() {
@@ -172,6 +188,20 @@ enum ReaderRegistry {
                 spins += 1
                 if spins > 64 { sched_yield() }
             }
+        }
+    }
+
+    /// The oldest version of `router`'s tables a reader keeps for declines, `nil` when none does.
+    /// Called by writers after a grace period: a reader pins inside a lookup, which the grace
+    /// period waited for.
+    static func oldestPin(of router: UInt) -> UInt64? {
+        slots.withLock { slots in
+            var oldest: UInt64?
+            for slot in slots {
+                let version = slot.pinned.load(ordering: .acquiring)
+                if version != 0, slot.router.load(ordering: .acquiring) == router { oldest = min(oldest ?? version, version) }
+            }
+            return oldest
         }
     }
 

@@ -16,6 +16,8 @@ struct WriterState: ~Copyable {
     /// Most parameters of any route registered so far: the captures a walk may record. Never
     /// lowered, so a reader's buffers sized for one version suit every later one.
     var maxCaptures = 0
+    /// Versions of the tables replaced while readers kept them for declines.
+    var retired: [RetiredVersion] = []
 
     /// Releases what the last grace period freed; O(readers), never waits.
     mutating func reclaimPayloads(router: UInt) {
