@@ -57,8 +57,13 @@ struct RouterReport: Sendable, Codable {
     var bytesPerRoute: Double?
     var lookups: LookupFigures?
     var threads: [ThreadFigure] = []
-    /// ns per lookup over the FastRouter C API's on the same set: the median of `pairedRatios`.
+    /// `nanosecondsPerLookup` over the FastRouter C API's on the same set: the quotient of two
+    /// figures of the table's ns/lookup column, each from its router's own runs.
     var ratioToCAPI: Double?
+    /// The median of `pairedRatios` (the table's "in turns" column): a measurement of its own,
+    /// so it can differ a little from `ratioToCAPI`. `nil` for the C API itself and on sets
+    /// whose ratios are not taken in turns.
+    var pairedRatio: Double?
     /// This router's CPU time per lookup over the C API's, one ratio per round of runs taken in
     /// turns with it (empty for the C API itself).
     var pairedRatios: [Double] = []
@@ -67,4 +72,11 @@ struct RouterReport: Sendable, Codable {
     var wrongAnswerCount = 0
 
     var nanosecondsPerLookup: Double? { lookups?.nanosecondsPerLookup }
+
+    /// The ratio to the C API the targets read: the one taken in turns where there is one (load
+    /// from elsewhere moves it least), else the quotient of the ns/lookup figures.
+    var comparedToCAPI: (ratio: Double, inTurns: Bool)? {
+        if let pairedRatio { return (pairedRatio, true) }
+        return ratioToCAPI.map { ($0, false) }
+    }
 }

@@ -8,11 +8,13 @@ enum TableReport {
         out.append("command: \(report.command)")
         out.append("settings: \(Format.number(report.settings.secondsPerMeasurement)) s per measurement, median of \(report.settings.repetitions) repetitions, 1…\(report.settings.maxThreads) threads\(report.settings.quick ? ", quick mode (figures are not meaningful)" : "")")
         out.append("allocations: \(report.allocationCounter)")
+        out.append(contentsOf: legend(report))
         out.append("")
         let maxThreads = report.settings.maxThreads
         for set in report.sets {
             out.append("\(set.name) — \(set.summary): \(set.routes) routes, \(set.requests) URLs")
-            var table = TextTable(header: ["router", "ns/lookup", "vs C API", "p50 ns", "p99 ns", "allocs", "build ms", "B/route"]
+            var table = TextTable(header: ["router", "ns/lookup", "vs C API", "in turns", "p50 ns", "p99 ns", "allocs",
+                                           "build ms", "B/route"]
                                   + (1...maxThreads).map { "M/s \($0)t" })
             for router in set.routers {
                 guard router.status == .measured, let lookups = router.lookups else {
@@ -22,6 +24,7 @@ enum TableReport {
                 }
                 var row = [router.router.rawValue, Format.number(lookups.nanosecondsPerLookup),
                            router.ratioToCAPI.map(Format.ratio) ?? "-",
+                           router.pairedRatio.map(Format.ratio) ?? "-",
                            String(format: "%.0f", lookups.p50), String(format: "%.0f", lookups.p99),
                            Format.allocations(lookups.allocationsPerLookup),
                            router.build.map { Format.milliseconds($0.seconds) } ?? "-",
@@ -60,5 +63,17 @@ enum TableReport {
             for failure in report.failures { out.append("  \(failure)") }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// What the ratio columns are, since two of them come from different measurements.
+    static func legend(_ report: RunReport) -> [String] {
+        let runs = report.settings.repetitions
+        return [
+            "columns: ns/lookup is the router's CPU time per lookup, the median of \(runs) runs of it alone; vs C API is",
+            "  that figure over the C API's ns/lookup above it (the same runs); in turns is a measurement of its own: the",
+            "  median of \(runs) ratios to the C API from short runs alternating with the C API's, taken on sets of up to",
+            "  \(SetRunner.routesTakenInTurns) routes (load from elsewhere then slows both sides of a ratio), which the targets read",
+            "  where there is one; p50/p99 time lookups one by one; M/s is lookups per second on 1…N threads",
+        ]
     }
 }

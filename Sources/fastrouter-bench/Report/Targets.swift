@@ -30,7 +30,7 @@ enum Targets {
         add("GitHub, C API, one thread", "≤ 40 ns per lookup", github.map { Format.ns($0) }, github.map { $0 <= 40 })
         // A peer's ratio is the one taken in turns with the C API.
         func ratio(_ name: String, _ kind: RouterKind) -> Double? {
-            set(name)?.router(kind).flatMap { $0.status == .measured ? $0.ratioToCAPI : nil }
+            set(name)?.router(kind).flatMap { $0.status == .measured ? $0.comparedToCAPI?.ratio : nil }
         }
         if let peer = ratio("github", .routingKit) {
             add("GitHub vs routing-kit", "≥ 50× faster", Format.ratio(peer), peer >= 50)
@@ -53,7 +53,7 @@ enum Targets {
         }
 
         let swiftRatios = report.sets.compactMap { set -> (String, Double)? in
-            guard let swift = set.router(.fastRouterSwift)?.ratioToCAPI else { return nil }
+            guard let swift = set.router(.fastRouterSwift)?.comparedToCAPI?.ratio else { return nil }
             return (set.name, swift)
         }
         let worstSwift = swiftRatios.max { $0.1 < $1.1 }
