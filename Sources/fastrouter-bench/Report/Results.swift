@@ -35,6 +35,10 @@ struct SetReport: Sendable, Codable {
     var writer: WriterFigures?
     /// FastRouter C API, single add and remove.
     var updates: UpdateFigures?
+    /// `Matcher` lookups on a table built by single adds against one built as a batch, each in
+    /// a process of its own (sets of a million routes), or why there is no such figure.
+    var buildOrder: BuildOrderFigures?
+    var buildOrderNote: String?
 
     func router(_ kind: RouterKind) -> RouterReport? { routers.first { $0.router == kind } }
 }

@@ -38,6 +38,11 @@ enum TableReport {
             if let writer = set.writer {
                 out.append("  C API readers (\(writer.readerThreads) thread\(writer.readerThreads == 1 ? "" : "s")) with a writer adding and removing \(writer.targetAddsPerSecond) routes/s: \(Format.mega(writer.readersAlone)) → \(Format.mega(writer.readersWithWriter)) M lookups/s (\(Format.percent(writer.retained)) kept, the median of \(writer.pairRatios.map(Format.percent).joined(separator: " ")); writer reached \(String(format: "%.0f", writer.achievedAddsPerSecond)) adds/s\(writer.writerErrors > 0 ? ", \(writer.writerErrors) errors" : ""))")
             }
+            if let order = set.buildOrder {
+                out.append("  Matcher on the table built by single adds vs as a batch, each built and read in a process of its own: \(Format.ns(order.single.nanosecondsPerLookup)) vs \(Format.ns(order.batch.nanosecondsPerLookup)), \(Format.ratio(order.ratio)) (the median of \(order.pairRatios.map(Format.ratio).joined(separator: " ")) over \(order.pairRatios.count) pairs; builds \(Format.seconds(order.single.buildSeconds)) and \(Format.seconds(order.batch.buildSeconds)))")
+            } else if let note = set.buildOrderNote {
+                out.append("  build order: not measured — \(note)")
+            }
             if let updates = set.updates {
                 out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
             }
