@@ -61,6 +61,7 @@ enum TableReport {
                 table.rows.append([check.figure, check.target, check.measured, check.outcome.rawValue])
             }
             out.append(table.render())
+            out.append("  \(Targets.instructionNote)")
             out.append("")
         }
         if !report.failures.isEmpty {
