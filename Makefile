@@ -8,6 +8,8 @@
 #   make example   builds and runs the C example in examples/c
 #   make perf      instructions per lookup (callgrind) on the GitHub, static, Google+ and Parse sets
 #                  through the C API, the Swift value API and r3, and per route added with fr_router_add
+#   make perf-cache  cache misses per lookup through the C API on the 1M-route set, and the 1k one
+#                  (callgrind's cache simulation)
 #   make docs      a DocC archive per Swift module under build/docs (broken links fail it), after
 #                  building and running every example in Snippets/
 
@@ -21,7 +23,7 @@ endif
 BUILD_DIR := $(CURDIR)/.build
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release release-lib test test-swift test-c bench install example perf docs snippets clean
+.PHONY: all deps build release release-lib test test-swift test-c bench install example perf perf-cache docs snippets clean
 
 all: build
 
@@ -215,6 +217,13 @@ bench-quick: deps
 #       installed. A table puts the C API and r3 side by side.
 #       Last, registration: Tests/perf/add_loop.c, PERF_ADDS generated routes in the scale sets'
 #       shapes, one fr_router_add each; the figure is Ir / PERF_ADDS inside perf_adds().
+#   make perf-cache [PERF_CACHE_LOOKUPS=100000] [PERF_CACHE_LL=size,assoc,line]   last-level and
+#       first-level cache misses per lookup through the C API on scale-1M, and on scale-1k for
+#       comparison (both written by fastrouter-bench --write-sets): Tests/perf/cache.sh runs
+#       lookup_loop under callgrind's cache simulation, the simulator cachegrind uses, with collection
+#       on only inside the measured loop and the routes loaded without instrumentation; once with the
+#       last level valgrind reads from the processor, once with it set to this core's L2 (or to
+#       PERF_CACHE_LL, valgrind's --LL=). About a minute after the benchmark is built.
 # The C programs link the installed kind of library (make clib: Swift runtime inside, only fr_*
 # exported); the Swift program links the release libfastrouter.so of .build (make release-lib),
 # which exports FastRouter's Swift symbols and uses the toolchain's runtime. Each is measured
@@ -224,10 +233,12 @@ bench-quick: deps
 PERF_LOOKUPS ?= 200000
 PERF_ADDS ?= 20000
 PERF_SETS ?= github static gplus parse
+PERF_CACHE_LOOKUPS ?= 100000
+PERF_CACHE_LL ?=
 PERF_DIR := $(CURDIR)/build/perf
 SWIFTC ?= $(dir $(realpath $(shell command -v $(SWIFT))))swiftc
 
-.PHONY: perf perf-build
+.PHONY: perf perf-build perf-cache
 
 perf-build: c-deps clib
 	@mkdir -p $(PERF_DIR)/lib $(PERF_DIR)/clib
@@ -250,6 +261,11 @@ perf: perf-build release-lib
 	      -o $(PERF_DIR)/r3_lookup_loop $$(pkg-config --libs r3) || exit 1; \
 	fi
 	@PERF_SETS="$(PERF_SETS)" PERF_LOOKUPS=$(PERF_LOOKUPS) PERF_ADDS=$(PERF_ADDS) Tests/perf/run.sh $(PERF_DIR)
+
+perf-cache: perf-build
+	$(SWIFT) build -c release --product fastrouter-bench
+	"$(RELEASE_BIN)/fastrouter-bench" --filter scale-1k,scale-1M --write-sets $(PERF_DIR)/sets
+	@PERF_CACHE_LOOKUPS=$(PERF_CACHE_LOOKUPS) PERF_CACHE_LL="$(PERF_CACHE_LL)" Tests/perf/cache.sh $(PERF_DIR) scale-1k scale-1M
 
 # --- end perf section ------------------------------------------------------------------------
 

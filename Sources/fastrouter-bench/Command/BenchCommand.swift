@@ -45,6 +45,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "A few seconds in all: small sets, short measurements. Proves the tool works; the figures mean nothing.")
     var quick = false
 
+    @Option(help: ArgumentHelp("Write each selected set as NAME.routes and NAME.urls (one pattern, one request URL per line) into this directory, and measure nothing.", valueName: "directory"))
+    var writeSets: String?
+
     // What a run starts itself with for the build-order figure of a million routes: only
     // `Matcher` lookups on one set's table built this way, printed as one JSON object.
     @Option(help: ArgumentHelp("Measure Matcher lookups on one set's table built by single adds or as a batch; print JSON.",
@@ -120,6 +123,7 @@ struct BenchCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if let writeSets { return try SetWriter.write(entries, to: writeSets) }
         if let tableBuiltBy { return try runBuildOrderChild(entries, builtBy: tableBuiltBy, settings: settings) }
 
         var report = RunReport(date: ISO8601DateFormatter().string(from: Date()),
