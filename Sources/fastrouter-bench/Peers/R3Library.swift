@@ -13,7 +13,8 @@ import Glibc
 /// byte count of every allocation in Debian's build) is left off, as r3's documentation and
 /// its own benchmark leave it: the count is a statistic r3 never reads, so a lost update on two
 /// threads costs nothing else. With it on, each capture paid two mutex lock/unlock pairs: 1729
-/// → 1936 instructions per GitHub lookup (callgrind), and two threads ran slower than one.
+/// → 1936 instructions per GitHub lookup (callgrind), and the last full run with it on read
+/// 5.4 M GitHub lookups/s on one thread and 2.7 on two (docs/BENCHMARKS.md).
 struct R3Library: @unchecked Sendable {
     // Safety: C function pointers into a library that is never unloaded.
     typealias TreeCreate = @convention(c) (Int32) -> UnsafeMutablePointer<bench_r3_node>?
