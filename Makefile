@@ -6,8 +6,10 @@
 #   make install   libfastrouter.so (a system library: the Swift runtime inside, only fr_* exported),
 #                  include/fastrouter.h and fastrouter.pc under PREFIX
 #   make example   builds and runs the C example in examples/c
-#   make perf      instructions per lookup (callgrind) on the GitHub and static sets through the C API,
-#                  and per route added with fr_router_add
+#   make perf      instructions per lookup (callgrind) on the GitHub, static, Google+ and Parse sets
+#                  through the C API, the Swift value API and r3, and per route added with fr_router_add
+#   make perf-cache  cache misses per lookup through the C API on the 1M-route set, and the 1k one
+#                  (callgrind's cache simulation)
 #   make docs      a DocC archive per Swift module under build/docs (broken links fail it), after
 #                  building and running every example in Snippets/
 
@@ -21,7 +23,7 @@ endif
 BUILD_DIR := $(CURDIR)/.build
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release release-lib test test-swift test-c bench install example perf docs snippets clean
+.PHONY: all deps build release release-lib test test-swift test-c bench install example perf perf-cache docs snippets clean
 
 all: build
 
@@ -201,63 +203,70 @@ bench-quick: deps
 # --- end benchmark section -------------------------------------------------------------------
 
 # --- perf section ----------------------------------------------------------------------------
-#   make perf [PERF_LOOKUPS=200000]   instructions per lookup, counted by callgrind, through the C API
-#       with parameters read: Tests/perf/lookup_loop.c, linked to the library make install installs, loads
-#       Tests/perf/routesets/<set>.routes, warms up on <set>.urls, then does PERF_LOOKUPS lookups
-#       cycling through them; collection is on only inside that loop (--toggle-collect), and the
-#       figure printed per set is Ir / PERF_LOOKUPS. Deterministic: no timing.
+#   make perf [PERF_LOOKUPS=200000] [PERF_SETS="github static gplus parse"]   instructions per lookup,
+#       counted by callgrind, through the C API with parameters read: Tests/perf/lookup_loop.c, linked
+#       to the library make install installs, loads Tests/perf/routesets/<set>.routes, warms up on
+#       <set>.urls, then does PERF_LOOKUPS lookups cycling through them; collection is on only inside
+#       that loop (--toggle-collect), and the figure printed per set is Ir / PERF_LOOKUPS, with the
+#       set's instruction target (docs/SEMANTICS.md §6) where it has one. Deterministic: no timing.
 #       Then the same for the Swift value API: Tests/perf/swift_lookup_loop.swift, `Router.match`
 #       reading the value and every parameter, and its ratio to the C API (docs/SEMANTICS.md §6: at most 2x).
+#       Then r3 on the same URLs in the same loop (Tests/perf/r3_lookup_loop.c: r3's compiled tree, one
+#       reused match_entry, every capture read and freed), counted where it answered every URL as
+#       FastRouter did, and its ratio to the C API; left out, with a message, when libr3-dev is not
+#       installed. A table puts the C API and r3 side by side.
 #       Last, registration: Tests/perf/add_loop.c, PERF_ADDS generated routes in the scale sets'
 #       shapes, one fr_router_add each; the figure is Ir / PERF_ADDS inside perf_adds().
+#   make perf-cache [PERF_CACHE_LOOKUPS=100000] [PERF_CACHE_LL=size,assoc,line]   last-level and
+#       first-level cache misses per lookup through the C API on scale-1M, and on scale-1k for
+#       comparison (both written by fastrouter-bench --write-sets): Tests/perf/cache.sh runs
+#       lookup_loop under callgrind's cache simulation, the simulator cachegrind uses, with collection
+#       on only inside the measured loop and the routes loaded without instrumentation; once with the
+#       last level valgrind reads from the processor, once with it set to this core's L2 (or to
+#       PERF_CACHE_LL, valgrind's --LL=). About a minute after the benchmark is built.
 # The C programs link the installed kind of library (make clib: Swift runtime inside, only fr_*
 # exported); the Swift program links the release libfastrouter.so of .build (make release-lib),
 # which exports FastRouter's Swift symbols and uses the toolchain's runtime. Each is measured
 # through a copy without debug sections, since valgrind 3.19 can fail on the DWARF that Swift
-# emits. The route set files are written by scripts/embed-routesets.py.
+# emits. The route set files are written by scripts/embed-routesets.py. Tests/perf/run.sh runs
+# the loops and prints the figures.
 PERF_LOOKUPS ?= 200000
 PERF_ADDS ?= 20000
-PERF_SETS ?= github static
+PERF_SETS ?= github static gplus parse
+PERF_CACHE_LOOKUPS ?= 100000
+PERF_CACHE_LL ?=
 PERF_DIR := $(CURDIR)/build/perf
 SWIFTC ?= $(dir $(realpath $(shell command -v $(SWIFT))))swiftc
 
-.PHONY: perf
+.PHONY: perf perf-build perf-cache
 
-perf: c-deps clib release-lib
+perf-build: c-deps clib
 	@mkdir -p $(PERF_DIR)/lib $(PERF_DIR)/clib
 	$(OBJCOPY) --strip-debug "$(CLIB_BIN)/libfastrouter.so" $(PERF_DIR)/clib/$(FR_SONAME)
 	ln -sfn $(FR_SONAME) $(PERF_DIR)/clib/libfastrouter.so
-	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude Tests/perf/lookup_loop.c -o $(PERF_DIR)/lookup_loop \
 	    -L$(PERF_DIR)/clib -lfastrouter -Wl,-rpath,$(PERF_DIR)/clib
+
+perf: perf-build release-lib
+	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=199309L -Iinclude Tests/perf/add_loop.c \
 	    -o $(PERF_DIR)/add_loop -L$(PERF_DIR)/clib -lfastrouter -Wl,-rpath,$(PERF_DIR)/clib
 	$(SWIFTC) -O -I "$(RELEASE_BIN)/Modules" -I Sources/CPCRE2 Tests/perf/swift_lookup_loop.swift \
 	    -o $(PERF_DIR)/swift_lookup_loop -L$(PERF_DIR)/lib -lfastrouter -Xlinker -rpath -Xlinker $(PERF_DIR)/lib
-	@count() { \
-	  out=$(PERF_DIR)/callgrind.$$1.$$2.out; \
-	  valgrind --tool=callgrind --collect-atstart=no --toggle-collect=$$3 \
-	    --callgrind-out-file=$$out --log-file=$(PERF_DIR)/valgrind.$$1.$$2.log \
-	    $(PERF_DIR)/$$2 Tests/perf/routesets/$$1.routes Tests/perf/routesets/$$1.urls \
-	    $(PERF_LOOKUPS) > $(PERF_DIR)/$$2.$$1.txt || \
-	    { cat $(PERF_DIR)/valgrind.$$1.$$2.log >&2; echo "error: $$2 failed on the $$1 set" >&2; return 1; }; \
-	  ir=$$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' $$out); \
-	  [ -n "$$ir" ] && [ "$$ir" -gt 0 ] || { echo "error: no instruction count in $$out" >&2; return 1; }; \
-	  echo $$(( ir / $(PERF_LOOKUPS) )); \
-	}; \
-	for set in $(PERF_SETS); do \
-	  c=$$(count $$set lookup_loop perf_lookups) || exit 1; \
-	  echo "$$set: $$c instructions/lookup"; \
-	  s=$$(count $$set swift_lookup_loop perfLookups) || exit 1; \
-	  echo "$$set, Swift Router.match: $$s instructions/lookup ($$(( s * 100 / c ))% of the C API)"; \
-	done; \
-	out=$(PERF_DIR)/callgrind.add_loop.out; \
-	valgrind --tool=callgrind --collect-atstart=no --toggle-collect=perf_adds --callgrind-out-file=$$out \
-	    --log-file=$(PERF_DIR)/valgrind.add_loop.log $(PERF_DIR)/add_loop $(PERF_ADDS) > $(PERF_DIR)/add_loop.txt || \
-	    { cat $(PERF_DIR)/valgrind.add_loop.log >&2; echo "error: add_loop failed" >&2; exit 1; }; \
-	ir=$$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' $$out); \
-	[ -n "$$ir" ] && [ "$$ir" -gt 0 ] || { echo "error: no instruction count in $$out" >&2; exit 1; }; \
-	echo "registration: $$(( ir / $(PERF_ADDS) )) instructions per fr_router_add ($(PERF_ADDS) generated routes)"
+	@# r3's loop links libr3 itself (r3.pc), so it is built only where libr3-dev is installed.
+	@rm -f $(PERF_DIR)/r3_lookup_loop
+	@if pkg-config --exists r3 2>/dev/null && [ -e /usr/include/r3/r3.h ]; then \
+	  echo "$(CC) ... Tests/perf/r3_lookup_loop.c -o $(PERF_DIR)/r3_lookup_loop $$(pkg-config --libs r3)"; \
+	  $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror $$(pkg-config --cflags r3) Tests/perf/r3_lookup_loop.c \
+	      -o $(PERF_DIR)/r3_lookup_loop $$(pkg-config --libs r3) || exit 1; \
+	fi
+	@PERF_SETS="$(PERF_SETS)" PERF_LOOKUPS=$(PERF_LOOKUPS) PERF_ADDS=$(PERF_ADDS) Tests/perf/run.sh $(PERF_DIR)
+
+perf-cache: perf-build
+	$(SWIFT) build -c release --product fastrouter-bench
+	"$(RELEASE_BIN)/fastrouter-bench" --filter scale-1k,scale-1M --write-sets $(PERF_DIR)/sets
+	@PERF_CACHE_LOOKUPS=$(PERF_CACHE_LOOKUPS) PERF_CACHE_LL="$(PERF_CACHE_LL)" Tests/perf/cache.sh $(PERF_DIR) scale-1k scale-1M
+
 # --- end perf section ------------------------------------------------------------------------
 
 # --- reliability section ---------------------------------------------------------------------

@@ -57,6 +57,10 @@ let package = Package(
         .target(
             name: "CAllocCounter"
         ),
+        // The benchmark's lookups through C interfaces (FastRouter's C API, r3), written in C.
+        .target(
+            name: "CBenchLoops"
+        ),
         .executableTarget(
             name: "fastrouter-bench",
             dependencies: [
@@ -65,6 +69,7 @@ let package = Package(
                 "FastRouterCABI",
                 "CFastRouter",
                 "CAllocCounter",
+                "CBenchLoops",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

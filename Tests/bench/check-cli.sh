@@ -56,6 +56,16 @@ expect 64 "--filter names no set" -- --quick --filter ''
 expect 64 "--threads must be between 1 and 512" -- --quick --threads -1
 expect 64 "--duration must be more than 0" -- --quick --duration -1
 
+# --write-sets writes the files make perf-cache reads, with the set's own URLs, and measures nothing.
+expect 0 "wrote $dir/sets/crlf.urls" -- --routes "$dir/crlf.routes" --urls "$dir/crlf.urls" --write-sets "$dir/sets"
+if ! grep -qx '/b/:id 5' "$dir/sets/crlf.routes" || ! grep -qx '/b/7' "$dir/sets/crlf.urls"; then
+    echo "FAIL: fastrouter-bench --write-sets: $dir/sets/crlf.routes or crlf.urls lacks its lines" >&2
+    failures=$((failures + 1))
+fi
+# The process a run starts for the build-order figure: one set, one JSON object.
+expect 0 '"builtBy":"single"' -- --routes "$dir/crlf.routes" --urls "$dir/crlf.urls" --duration 0.01 --table-built-by single
+expect 64 "needs exactly one set" -- --quick --filter static,github --table-built-by batch
+
 if [ "$failures" -ne 0 ]; then
     echo "fastrouter-bench command line: $failures checks failed" >&2
     exit 1

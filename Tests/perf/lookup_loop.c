@@ -1,7 +1,7 @@
 /*
 ** lookup_loop.c — a fixed number of lookups through the C API, for counting instructions.
 **
-**     lookup_loop ROUTES URLS LOOKUPS
+**     lookup_loop ROUTES URLS LOOKUPS [ANSWERS]
 **
 ** Registers every pattern of ROUTES (one per line, route id = its position), then looks up the
 ** request URLs of URLS (one per line) in turn: two warm-up passes over every URL, which must all
@@ -10,7 +10,13 @@
 ** and empty lines are skipped. `make perf` runs it under callgrind with collection on inside
 ** perf_lookups() only (--collect-atstart=no --toggle-collect=perf_lookups), so the count covers
 ** the lookups and nothing else: loading the routes, the warm-up and the process's start and exit
-** are left out. On stdout: the number of measured lookups, then a checksum of what they read.
+** are left out. With ANSWERS, the route id and the parameter values of every URL of the first
+** warm-up pass are written there, one line per URL (id, then each value after a tab): what
+** r3_lookup_loop.c writes for r3, so that `make perf` counts r3 only on the answers FastRouter
+** gives. Under valgrind the program starts instrumentation itself before the warm-up, so
+** `make perf-cache` can run the route loading uninstrumented (--instr-atstart=no) and still find
+** the simulated caches warm when the measured loop starts. On stdout: the number of measured
+** lookups, then a checksum of what they read.
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,7 +26,18 @@
 
 #include <fastrouter.h>
 
-/* The lines of a text file: one buffer, (offset, length) per kept line. */
+/* valgrind's client requests, when its headers are installed: a no-op outside valgrind. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_START_INSTRUMENTATION
+#endif
+
+/* The lines of a text file: one buffer, (offset, length) per kept line, each ended by a NUL as a C
+   string, as r3_lookup_loop.c reads them: both loops look up the same bytes. */
 typedef struct lines {
     char *text;
     size_t *start;
@@ -51,6 +68,7 @@ static lines read_lines(const char *path) {
         size_t end = i;
         if (end > begin && result.text[end - 1] == '\r') end--;
         if (end > begin && result.text[begin] != '#') {
+            result.text[end] = '\0';
             result.start[result.count] = begin;
             result.length[result.count] = end - begin;
             result.count++;
@@ -86,13 +104,15 @@ __attribute__((noinline)) uint64_t perf_lookups(const fr_router *router, fr_matc
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: lookup_loop ROUTES URLS LOOKUPS\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: lookup_loop ROUTES URLS LOOKUPS [ANSWERS]\n");
         return 2;
     }
     char *end;
     long lookups = strtol(argv[3], &end, 10);
     if (*end != '\0' || lookups < 0) die(argv[3], "LOOKUPS must be a number >= 0");
+    FILE *answers = NULL;
+    if (argc == 5 && (answers = fopen(argv[4], "w")) == NULL) die(argv[4], strerror(errno));
 
     lines routes = read_lines(argv[1]);
     lines urls = read_lines(argv[2]);
@@ -111,6 +131,7 @@ int main(int argc, char **argv) {
     /* Warm-up, outside perf_lookups() so that callgrind leaves it out: every URL twice, which
        also proves each one matches. The match's buffers reach their final size here, so the
        measured loop allocates nothing. */
+    CALLGRIND_START_INSTRUMENTATION;
     uint64_t sum = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < urls.count; i++) {
@@ -120,9 +141,19 @@ int main(int argc, char **argv) {
                         urls.text + urls.start[i], fr_strerror(status));
                 return 1;
             }
+            if (pass == 0 && answers != NULL) {
+                fprintf(answers, "%" PRIu64, fr_match_route_id(match));
+                for (size_t p = 0; p < fr_match_param_count(match); p++) {
+                    fr_str name, value;
+                    fr_match_param_at(match, p, &name, &value);
+                    fprintf(answers, "\t%.*s", (int)value.len, value.len > 0 ? value.ptr : "");
+                }
+                fputc('\n', answers);
+            }
             sum += fr_match_route_id(match) + fr_match_param_count(match);
         }
     }
+    if (answers != NULL && fclose(answers) != 0) die(argv[4], strerror(errno));
 
     sum += perf_lookups(router, match, &urls, lookups);
     printf("%ld\n%" PRIu64 "\n", lookups, sum);

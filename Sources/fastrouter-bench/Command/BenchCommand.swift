@@ -45,6 +45,15 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "A few seconds in all: small sets, short measurements. Proves the tool works; the figures mean nothing.")
     var quick = false
 
+    @Option(help: ArgumentHelp("Write each selected set as NAME.routes and NAME.urls (one pattern, one request URL per line) into this directory, and measure nothing.", valueName: "directory"))
+    var writeSets: String?
+
+    // What a run starts itself with for the build-order figure of a million routes: only
+    // `Matcher` lookups on one set's table built this way, printed as one JSON object.
+    @Option(help: ArgumentHelp("Measure Matcher lookups on one set's table built by single adds or as a batch; print JSON.",
+                               valueName: "single|batch", visibility: .hidden))
+    var tableBuiltBy: TableBuild?
+
     func validate() throws {
         if routes == nil && urls != nil { throw ValidationError("--urls needs --routes") }
         if let threads, !(1...512).contains(threads) { throw ValidationError("--threads must be between 1 and 512") }
@@ -114,6 +123,8 @@ struct BenchCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if let writeSets { return try SetWriter.write(entries, to: writeSets) }
+        if let tableBuiltBy { return try runBuildOrderChild(entries, builtBy: tableBuiltBy, settings: settings) }
 
         var report = RunReport(date: ISO8601DateFormatter().string(from: Date()),
                                command: CommandLine.arguments.joined(separator: " "), machine: .current(),
@@ -145,7 +156,15 @@ struct BenchCommand: ParsableCommand {
                 report.failures.append("\(entry.name): cannot prepare the set: \(error)")
                 continue
             }
-            let (setReport, failures) = SetRunner(settings: settings, label: label).run(set)
+            var (setReport, failures) = SetRunner(settings: settings, label: label).run(set)
+            if BuildOrder.applies(to: set, settings) {
+                do {
+                    setReport.buildOrder = try BuildOrder.measure(set, settings: settings, label: label)
+                } catch {
+                    setReport.buildOrderNote = error.description
+                    failures.append("\(set.name): build order: \(error.description)")
+                }
+            }
             report.sets.append(setReport)
             report.failures += failures
         }
@@ -167,6 +186,22 @@ struct BenchCommand: ParsableCommand {
         if !report.failures.isEmpty { throw ExitCode(1) }
     }
 
+    /// `--table-built-by`: one set, one table, its figures as JSON on stdout; exit status 1 when
+    /// the table answered a URL wrongly.
+    private func runBuildOrderChild(_ entries: [SuiteEntry], builtBy build: TableBuild, settings: RunSettings) throws {
+        guard entries.count == 1 else { throw ValidationError("--table-built-by needs exactly one set (--filter NAME)") }
+        let set = try entries[0].make()
+        let run: BuildOrderRun
+        do {
+            run = try BuildOrder.run(set, builtBy: build, settings: settings)
+        } catch {
+            Progress.say("\(set.name): \(build) table: \(error.description)")
+            throw ExitCode(1)
+        }
+        print(String(decoding: try JSONEncoder().encode(run), as: UTF8.self))
+        if run.wrongAnswers > 0 { throw ExitCode(1) }
+    }
+
     private func loadCustomSet(routes: String, urls: String?) throws -> RouteSet {
         do {
             return try RouteFile.load(routesPath: routes, urlsPath: urls)
@@ -183,3 +218,5 @@ struct BenchCommand: ParsableCommand {
         }
     }
 }
+
+extension TableBuild: ExpressibleByArgument {}

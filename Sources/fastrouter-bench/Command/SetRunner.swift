@@ -39,8 +39,9 @@ struct SetRunner {
             measurePeer(.r3, set, reason: R3Peer.inexpressible(set), into: &report, timers: &timers) { try R3Peer(set: set) }
         }
 
-        // Ratios to the C API: from runs taken in turns with it (see `TurnTimer`) where the
-        // set's tables fit the caches, else the quotient of the two ns/lookup figures.
+        // Ratios to the C API: the quotient of the two ns/lookup figures, and, where the set's
+        // tables fit the caches, the median of ratios from runs taken in turns with it (see
+        // `TurnTimer`), reported apart.
         let reference = report.router(.fastRouterC)?.nanosecondsPerLookup
         for index in report.routers.indices {
             if let reference, let ns = report.routers[index].nanosecondsPerLookup, report.routers[index].status == .measured {
@@ -53,7 +54,7 @@ struct SetRunner {
                 progress(set, report.routers[index].router, "in turns with the C API")
                 let ratios = TurnTimer.pairedRatios(timer, to: referenceTimer, rounds: settings.repetitions)
                 report.routers[index].pairedRatios = ratios
-                report.routers[index].ratioToCAPI = ratios.sorted()[ratios.count / 2]
+                report.routers[index].pairedRatio = ratios.sorted()[ratios.count / 2]
             }
         }
         timers.removeAll()

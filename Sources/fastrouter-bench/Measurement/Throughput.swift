@@ -38,11 +38,8 @@ enum Throughput {
                 let chunk = 64
                 let start = Clock.now()
                 while !race.stopped.load(ordering: .relaxed) {
-                    for _ in 0..<chunk {
-                        accumulated &+= worker.lookup(index)
-                        index += 1
-                        if index == count { index = 0 }
-                    }
+                    accumulated &+= worker.run(from: index, lookups: chunk, count: count)
+                    index = (index + chunk) % count
                     lookups += chunk
                 }
                 let elapsed = Clock.seconds(since: start)

@@ -62,6 +62,25 @@ protocol LookupWorker {
     mutating func lookup(_ index: Int) -> UInt64
     /// The same lookup, reported in full for the correctness gate (never timed).
     mutating func answer(_ index: Int) -> Answer
+    /// `lookups` lookups from request `first` on, wrapping around after request `count - 1`:
+    /// the timed loops. A router called through C runs them in C (`CBenchLoops`), so no Swift
+    /// sits between its calls.
+    mutating func run(from first: Int, lookups: Int, count: Int) -> UInt64
+}
+
+extension LookupWorker {
+    /// The loop in Swift, for the Swift interfaces and routing-kit.
+    @inline(__always)
+    mutating func run(from first: Int, lookups: Int, count: Int) -> UInt64 {
+        var accumulated: UInt64 = 0
+        var index = first
+        for _ in 0..<lookups {
+            accumulated &+= lookup(index)
+            index += 1
+            if index == count { index = 0 }
+        }
+        return accumulated
+    }
 }
 
 /// A contender whose routes can change while readers run (FastRouter only).

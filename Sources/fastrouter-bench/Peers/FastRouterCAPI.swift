@@ -1,7 +1,9 @@
+import CBenchLoops
 import CFastRouter
 
 /// FastRouter through its C ABI, called exactly as a C program calls it: the declarations of
-/// include/fastrouter.h, (pointer, length) URLs, one reusable `fr_match` per thread.
+/// include/fastrouter.h, (pointer, length) URLs, one reusable `fr_match` per thread, and the
+/// timed lookups in C (`CBenchLoops`), each reading the route id and every parameter.
 final class FastRouterCAPI: MutableContender, @unchecked Sendable {
     // Safety: `router` is the thread-safe fr_router; `urls` is immutable after init.
     let router: OpaquePointer
@@ -72,8 +74,12 @@ final class FastRouterCAPI: MutableContender, @unchecked Sendable {
         @inline(__always)
         mutating func lookup(_ index: Int) -> UInt64 {
             let (pointer, length) = urls.string(index)
-            _ = fr_router_match(router, pointer, length, match.pointer)
-            return fr_match_route_id(match.pointer)
+            return bench_fr_lookup(router, match.pointer, pointer, length)
+        }
+
+        @inline(__always)
+        mutating func run(from first: Int, lookups: Int, count: Int) -> UInt64 {
+            bench_fr_run(router, match.pointer, urls.base, urls.starts, count, first, lookups)
         }
 
         mutating func answer(_ index: Int) -> Answer {

@@ -1,11 +1,17 @@
-/// r3 (c9s/r3), loaded at run time: patterns in its `{name}` / `{name:regex}` syntax, routes
-/// inserted most specific first (r3 takes the first edge that matches and never backtracks),
-/// one reused `match_entry` per thread. Captures are strings r3 allocates per lookup; freeing
-/// them belongs to the lookup, as it would for any r3 user.
+import CBenchLoops
+
+/// r3 (c9s/r3), loaded at run time and set up as a performance-minded C user would: plain
+/// placeholders as `{name}` (r3's implicit `[^/]+` slug, which it matches with a byte loop
+/// where a node has no other kind of edge), constrained ones with their regex, routes inserted most specific first (r3 takes the
+/// first edge that matches and never backtracks: in file order it answers no route for some
+/// GitHub and Google+ URLs), the tree compiled once, one reused `match_entry` per thread, and
+/// the timed lookups in C (`CBenchLoops`). Captures are strings r3 allocates per lookup; reading
+/// and freeing them belongs to the lookup, as it does for any r3 user.
 final class R3Peer: Contender, @unchecked Sendable {
     // Safety: the compiled tree is only read by r3_tree_matchl; each thread has its own entry.
     let library: R3Library
-    let tree: UnsafeMutableRawPointer
+    /// r3's lookup function, its free and the compiled tree, where the C loops read them.
+    let functions: UnsafeMutablePointer<bench_r3>
     let urls: StringTable
     let patterns: [PathPattern]
     /// The translated patterns, kept for the tree's lifetime in case r3 points into them.
@@ -120,7 +126,7 @@ final class R3Peer: Contender, @unchecked Sendable {
         r3Patterns = StringTable(order.map { Self.r3Pattern(patterns[$0]) })
         var failure: String?
         let table = r3Patterns
-        let (tree, cost) = BuildCost.measure { () -> UnsafeMutableRawPointer? in
+        let (tree, cost) = BuildCost.measure { () -> UnsafeMutablePointer<bench_r3_node>? in
             guard let tree = library.treeCreate(10) else { return nil }
             var message: UnsafeMutablePointer<CChar>?
             for (position, route) in order.enumerated() {
@@ -138,58 +144,50 @@ final class R3Peer: Contender, @unchecked Sendable {
             return tree
         }
         guard let tree else { throw BuildFailure(description: "r3_tree_create returned NULL") }
-        self.tree = tree
+        functions = .allocate(capacity: 1)
+        functions.initialize(to: bench_r3(match: library.treeMatch, free: library.free, tree: tree))
         build = cost
         if let failure { throw BuildFailure(description: failure) }
     }
 
     // The tree is never freed: r3 1.3.4's r3_tree_free double-frees some compiled trees (seen
     // on the generated sets), which would abort the run. The process exit reclaims it.
+    deinit { functions.deallocate() }
 
     func makeWorker() -> Worker { Worker(peer: self, entry: Entry(library: library)) }
 
     /// A `match_entry`, freed with its last worker.
     final class Entry {
         let library: R3Library
-        let pointer: UnsafeMutableRawPointer
-        /// The entry's `str_array *vars`.
-        let vars: UnsafeMutableRawPointer
+        let pointer: UnsafeMutablePointer<bench_r3_match_entry>
 
         init(library: R3Library) {
             self.library = library
-            guard let pointer = "/".withCString({ library.entryCreate($0, 1) }),
-                  let vars = pointer.load(as: UnsafeMutableRawPointer?.self) else {
+            guard let pointer = "/".withCString({ library.entryCreate($0, 1) }) else {
                 fatalError("match_entry_createl returned NULL: out of memory")
             }
+            // The entry's path is never read by r3_tree_matchl (the path is its argument), and
+            // match_entry_free must not free the literal above.
+            pointer.pointee.path = nil
             self.pointer = pointer
-            self.vars = vars
         }
 
         deinit {
             clear()
-            // match_entry_free must not free our URL buffer: point `path` at nothing first.
-            pointer.storeBytes(of: nil, toByteOffset: R3Library.entryPathOffset, as: UnsafePointer<CChar>?.self)
             library.entryFree(pointer)
         }
 
         /// Frees the captured strings and empties the array for the next lookup.
-        @inline(__always) @discardableResult
-        func clear() -> Int {
-            let count = Int(vars.load(fromByteOffset: R3Library.arrayLengthOffset, as: Int32.self))
-            if count > 0 {
-                let tokens = vars.load(as: UnsafeMutablePointer<UnsafeMutableRawPointer?>.self)
-                for index in 0..<count { library.free(tokens[index]) }
-                vars.storeBytes(of: 0, toByteOffset: R3Library.arrayLengthOffset, as: Int32.self)
-            }
-            return count
+        func clear() {
+            let vars = pointer.pointee.vars!
+            for index in 0..<Int(vars.pointee.len) { library.free(vars.pointee.tokens[index]) }
+            vars.pointee.len = 0
         }
 
         /// The captured strings, in order.
         func values() -> [String] {
-            let count = Int(vars.load(fromByteOffset: R3Library.arrayLengthOffset, as: Int32.self))
-            guard count > 0 else { return [] }
-            let tokens = vars.load(as: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.self)
-            return (0..<count).map { tokens[$0].map { String(cString: $0) } ?? "" }
+            let vars = pointer.pointee.vars!
+            return (0..<Int(vars.pointee.len)).map { vars.pointee.tokens[$0].map { String(cString: $0) } ?? "" }
         }
     }
 
@@ -198,29 +196,26 @@ final class R3Peer: Contender, @unchecked Sendable {
         let entry: Entry
 
         @inline(__always)
-        func match(_ index: Int) -> UnsafeMutableRawPointer? {
+        mutating func lookup(_ index: Int) -> UInt64 {
             let (pointer, length) = peer.urls.string(index)
-            entry.pointer.storeBytes(of: pointer, toByteOffset: R3Library.entryPathOffset, as: UnsafePointer<CChar>.self)
-            entry.pointer.storeBytes(of: Int32(length), toByteOffset: R3Library.entryPathLengthOffset, as: Int32.self)
-            return peer.library.treeMatch(peer.tree, pointer, Int32(length), entry.pointer)
+            return bench_r3_lookup(peer.functions, entry.pointer, pointer, length)
         }
 
         @inline(__always)
-        mutating func lookup(_ index: Int) -> UInt64 {
-            let node = match(index)
-            let captured = entry.clear()
-            let data = node?.load(fromByteOffset: R3Library.nodeDataOffset, as: UInt.self) ?? 0
-            return UInt64(data) &+ UInt64(captured)
+        mutating func run(from first: Int, lookups: Int, count: Int) -> UInt64 {
+            bench_r3_run(peer.functions, entry.pointer, peer.urls.base, peer.urls.starts, count, first, lookups)
         }
 
         mutating func answer(_ index: Int) -> Answer {
-            let node = match(index)
+            let (pointer, length) = peer.urls.string(index)
+            let node = peer.library.treeMatch(peer.functions.pointee.tree, pointer, Int32(length), entry.pointer)
             let values = entry.values()
             entry.clear()
             guard let node else { return Answer(route: nil, parameters: [], failure: nil) }
-            let data = node.load(fromByteOffset: R3Library.nodeDataOffset, as: UInt.self)
-            guard data > 0 else { return Answer(route: nil, parameters: [], failure: "r3 matched a node without data") }
-            let route = Int(data) - 1
+            guard let data = node.pointee.data else {
+                return Answer(route: nil, parameters: [], failure: "r3 matched a node without data")
+            }
+            let route = Int(bitPattern: data) - 1
             return Answer(route: route, parameters: PeerSupport.name(values: values, of: peer.patterns[route]), failure: nil)
         }
     }

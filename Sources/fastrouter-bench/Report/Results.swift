@@ -35,6 +35,10 @@ struct SetReport: Sendable, Codable {
     var writer: WriterFigures?
     /// FastRouter C API, single add and remove.
     var updates: UpdateFigures?
+    /// `Matcher` lookups on a table built by single adds against one built as a batch, each in
+    /// a process of its own (sets of a million routes), or why there is no such figure.
+    var buildOrder: BuildOrderFigures?
+    var buildOrderNote: String?
 
     func router(_ kind: RouterKind) -> RouterReport? { routers.first { $0.router == kind } }
 }
@@ -57,8 +61,13 @@ struct RouterReport: Sendable, Codable {
     var bytesPerRoute: Double?
     var lookups: LookupFigures?
     var threads: [ThreadFigure] = []
-    /// ns per lookup over the FastRouter C API's on the same set: the median of `pairedRatios`.
+    /// `nanosecondsPerLookup` over the FastRouter C API's on the same set: the quotient of two
+    /// figures of the table's ns/lookup column, each from its router's own runs.
     var ratioToCAPI: Double?
+    /// The median of `pairedRatios` (the table's "in turns" column): a measurement of its own,
+    /// so it can differ a little from `ratioToCAPI`. `nil` for the C API itself and on sets
+    /// whose ratios are not taken in turns.
+    var pairedRatio: Double?
     /// This router's CPU time per lookup over the C API's, one ratio per round of runs taken in
     /// turns with it (empty for the C API itself).
     var pairedRatios: [Double] = []
@@ -67,4 +76,11 @@ struct RouterReport: Sendable, Codable {
     var wrongAnswerCount = 0
 
     var nanosecondsPerLookup: Double? { lookups?.nanosecondsPerLookup }
+
+    /// The ratio to the C API the targets read: the one taken in turns where there is one (load
+    /// from elsewhere moves it least), else the quotient of the ns/lookup figures.
+    var comparedToCAPI: (ratio: Double, inTurns: Bool)? {
+        if let pairedRatio { return (pairedRatio, true) }
+        return ratioToCAPI.map { ($0, false) }
+    }
 }

@@ -8,11 +8,13 @@ enum TableReport {
         out.append("command: \(report.command)")
         out.append("settings: \(Format.number(report.settings.secondsPerMeasurement)) s per measurement, median of \(report.settings.repetitions) repetitions, 1…\(report.settings.maxThreads) threads\(report.settings.quick ? ", quick mode (figures are not meaningful)" : "")")
         out.append("allocations: \(report.allocationCounter)")
+        out.append(contentsOf: legend(report))
         out.append("")
         let maxThreads = report.settings.maxThreads
         for set in report.sets {
             out.append("\(set.name) — \(set.summary): \(set.routes) routes, \(set.requests) URLs")
-            var table = TextTable(header: ["router", "ns/lookup", "vs C API", "p50 ns", "p99 ns", "allocs", "build ms", "B/route"]
+            var table = TextTable(header: ["router", "ns/lookup", "vs C API", "in turns", "p50 ns", "p99 ns", "allocs",
+                                           "build ms", "B/route"]
                                   + (1...maxThreads).map { "M/s \($0)t" })
             for router in set.routers {
                 guard router.status == .measured, let lookups = router.lookups else {
@@ -22,6 +24,7 @@ enum TableReport {
                 }
                 var row = [router.router.rawValue, Format.number(lookups.nanosecondsPerLookup),
                            router.ratioToCAPI.map(Format.ratio) ?? "-",
+                           router.pairedRatio.map(Format.ratio) ?? "-",
                            String(format: "%.0f", lookups.p50), String(format: "%.0f", lookups.p99),
                            Format.allocations(lookups.allocationsPerLookup),
                            router.build.map { Format.milliseconds($0.seconds) } ?? "-",
@@ -34,6 +37,11 @@ enum TableReport {
             out.append(table.render())
             if let writer = set.writer {
                 out.append("  C API readers (\(writer.readerThreads) thread\(writer.readerThreads == 1 ? "" : "s")) with a writer adding and removing \(writer.targetAddsPerSecond) routes/s: \(Format.mega(writer.readersAlone)) → \(Format.mega(writer.readersWithWriter)) M lookups/s (\(Format.percent(writer.retained)) kept, the median of \(writer.pairRatios.map(Format.percent).joined(separator: " ")); writer reached \(String(format: "%.0f", writer.achievedAddsPerSecond)) adds/s\(writer.writerErrors > 0 ? ", \(writer.writerErrors) errors" : ""))")
+            }
+            if let order = set.buildOrder {
+                out.append("  Matcher on the table built by single adds vs as a batch, each built and read in a process of its own: \(Format.ns(order.single.nanosecondsPerLookup)) vs \(Format.ns(order.batch.nanosecondsPerLookup)), \(Format.ratio(order.ratio)) (the median of \(order.pairRatios.map(Format.ratio).joined(separator: " ")) over \(order.pairRatios.count) pairs; builds \(Format.seconds(order.single.buildSeconds)) and \(Format.seconds(order.batch.buildSeconds)))")
+            } else if let note = set.buildOrderNote {
+                out.append("  build order: not measured — \(note)")
             }
             if let updates = set.updates {
                 out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
@@ -53,6 +61,7 @@ enum TableReport {
                 table.rows.append([check.figure, check.target, check.measured, check.outcome.rawValue])
             }
             out.append(table.render())
+            out.append("  \(Targets.instructionNote)")
             out.append("")
         }
         if !report.failures.isEmpty {
@@ -60,5 +69,17 @@ enum TableReport {
             for failure in report.failures { out.append("  \(failure)") }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// What the ratio columns are, since two of them come from different measurements.
+    static func legend(_ report: RunReport) -> [String] {
+        let runs = report.settings.repetitions
+        return [
+            "columns: ns/lookup is the router's CPU time per lookup, the median of \(runs) runs of it alone; vs C API is",
+            "  that figure over the C API's ns/lookup above it (the same runs); in turns is a measurement of its own: the",
+            "  median of \(runs) ratios to the C API from short runs alternating with the C API's, taken on sets of up to",
+            "  \(SetRunner.routesTakenInTurns) routes (load from elsewhere then slows both sides of a ratio), which the targets read",
+            "  where there is one; p50/p99 time lookups one by one; M/s is lookups per second on 1…N threads",
+        ]
     }
 }

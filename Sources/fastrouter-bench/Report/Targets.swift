@@ -13,37 +13,44 @@ struct TargetCheck: Sendable, Codable {
 }
 
 /// Reads the targets off a finished report. Targets are reported, never enforced: the
-/// machine, its load and the run length all move the figures.
+/// machine, its load and the run length all move the figures. The instruction targets
+/// (docs/SEMANTICS.md §6) are `make perf`'s: the benchmark cannot count instructions.
 enum Targets {
+    /// Where the instruction targets are checked, printed under the targets table.
+    static let instructionNote = "instructions per lookup through the C API (GitHub ≤ 600, static ≤ 450): make perf (callgrind)"
+
     static func evaluate(_ report: RunReport) -> [TargetCheck] {
         var checks: [TargetCheck] = []
         func set(_ name: String) -> SetReport? { report.sets.first { $0.name == name } }
-        func ns(_ name: String, _ kind: RouterKind) -> Double? {
-            set(name)?.router(kind).flatMap { $0.status == .measured ? $0.nanosecondsPerLookup : nil }
+        func measured(_ name: String, _ kind: RouterKind) -> RouterReport? {
+            set(name)?.router(kind).flatMap { $0.status == .measured ? $0 : nil }
         }
+        func ns(_ name: String, _ kind: RouterKind) -> Double? { measured(name, kind)?.nanosecondsPerLookup }
         func add(_ figure: String, _ target: String, _ measured: String?, _ met: Bool?) {
             checks.append(TargetCheck(figure: figure, target: target, measured: measured ?? "-",
                                       outcome: met.map { $0 ? .met : .missed } ?? .notMeasured))
         }
+        /// "How many times faster than `kind`" on a set: the ratio taken in turns where there
+        /// is one, the figure it came from named, and the quotient of the ns/lookup column beside it.
+        func faster(_ name: String, than kind: RouterKind, _ label: String, atLeast minimum: Double) {
+            let target = "≥ \(String(format: "%g", minimum))× faster"
+            guard let router = measured(name, kind), let compared = router.comparedToCAPI else {
+                let reason = set(name)?.router(kind)?.note.map { "\(kind.shortName): \($0)" }
+                add(label, target, reason, nil)
+                return
+            }
+            add(label, target, describe(compared, quotient: router.ratioToCAPI), compared.ratio >= minimum)
+        }
 
         let github = ns("github", .fastRouterC)
         add("GitHub, C API, one thread", "≤ 40 ns per lookup", github.map { Format.ns($0) }, github.map { $0 <= 40 })
-        // A peer's ratio is the one taken in turns with the C API.
-        func ratio(_ name: String, _ kind: RouterKind) -> Double? {
-            set(name)?.router(kind).flatMap { $0.status == .measured ? $0.ratioToCAPI : nil }
-        }
-        if let peer = ratio("github", .routingKit) {
-            add("GitHub vs routing-kit", "≥ 50× faster", Format.ratio(peer), peer >= 50)
-        } else {
-            add("GitHub vs routing-kit", "≥ 50× faster", nil, nil)
-        }
-        if let peer = ratio("github", .r3) {
-            add("GitHub vs r3", "≥ 4× faster", Format.ratio(peer), peer >= 4)
-        } else {
-            add("GitHub vs r3", "≥ 4× faster", set("github")?.router(.r3)?.note, nil)
-        }
+        faster("github", than: .r3, "GitHub vs r3", atLeast: 3)
+        faster("github", than: .routingKit, "GitHub vs routing-kit", atLeast: 50)
         let staticNs = ns("static", .fastRouterC)
-        add("static set, C API", "≤ 25 ns per lookup", staticNs.map { Format.ns($0) }, staticNs.map { $0 <= 25 })
+        add("static set, C API, one thread", "≤ 25 ns per lookup", staticNs.map { Format.ns($0) }, staticNs.map { $0 <= 25 })
+        faster("static", than: .r3, "static vs r3", atLeast: 1.3)
+        faster("gplus", than: .r3, "Google+ vs r3", atLeast: 1.3)
+        faster("parse", than: .r3, "Parse vs r3", atLeast: 1.3)
 
         for kind in [RouterKind.fastRouterC, .fastRouterMatcher] {
             let figures = report.sets.compactMap { set in set.router(kind)?.lookups.map { (set.name, $0.allocationsPerLookup) } }
@@ -52,37 +59,36 @@ enum Targets {
                 worst.map { "\(Format.allocations($0.1)) (worst: \($0.0))" }, worst.map { $0.1 == 0 })
         }
 
-        let swiftRatios = report.sets.compactMap { set -> (String, Double)? in
-            guard let swift = set.router(.fastRouterSwift)?.ratioToCAPI else { return nil }
-            return (set.name, swift)
+        let swiftRatios = report.sets.compactMap { set -> (String, RouterReport, (ratio: Double, inTurns: Bool))? in
+            guard let swift = set.router(.fastRouterSwift), swift.status == .measured,
+                  let compared = swift.comparedToCAPI else { return nil }
+            return (set.name, swift, compared)
         }
-        let worstSwift = swiftRatios.max { $0.1 < $1.1 }
-        add("Router.match vs C API", "≤ 2× on every set", worstSwift.map { "\(Format.ratio($0.1)) (worst: \($0.0))" },
-            worstSwift.map { $0.1 <= 2 })
+        let worstSwift = swiftRatios.max { $0.2.ratio < $1.2.ratio }
+        add("Router.match vs C API", "≤ 2× on every set",
+            worstSwift.map { "\(describe($0.2, quotient: $0.1.ratioToCAPI)), worst: \($0.0)" },
+            worstSwift.map { $0.2.ratio <= 2 })
 
         if let constrained = ns("github-constrained", .fastRouterC), let github {
-            add("constrained vs plain placeholders (GitHub)", "≤ 2×", Format.ratio(constrained / github), constrained / github <= 2)
+            add("constrained vs plain placeholders (GitHub, C API)", "≤ 2×", Format.ratio(constrained / github),
+                constrained / github <= 2)
         } else {
-            add("constrained vs plain placeholders (GitHub)", "≤ 2×", nil, nil)
+            add("constrained vs plain placeholders (GitHub, C API)", "≤ 2×", nil, nil)
         }
 
-        let million = set("scale-1M")
-        let buildSeconds = million?.router(.fastRouterSwift)?.build?.seconds
-        add("1M routes: build (batch add)", "≤ 2 s", buildSeconds.map { Format.seconds($0) }, buildSeconds.map { $0 <= 2 })
-        let bytes = million?.router(.fastRouterC)?.bytesPerRoute
-        add("1M routes: memory", "≤ 200 bytes per route", bytes.map { Format.bytes($0) }, bytes.map { $0 <= 200 })
+        scaleTargets(report, set("scale-1M"), add: add)
         if let big = ns("scale-1M", .fastRouterC), let small = ns("scale-1k", .fastRouterC) {
-            add("1M routes: lookup vs the 1k set", "≤ 2×", Format.ratio(big / small), big / small <= 2)
+            add("1M routes: lookup vs the 1k set (C API)", "≤ 2.5×", Format.ratio(big / small), big / small <= 2.5)
         } else {
-            add("1M routes: lookup vs the 1k set", "≤ 2×", nil, nil)
+            add("1M routes: lookup vs the 1k set (C API)", "≤ 2.5×", nil, nil)
         }
 
-        let scaling = set("github")?.router(.fastRouterC)?.threads
+        let scaling = measured("github", .fastRouterC)?.threads
         if let one = scaling?.first(where: { $0.threads == 1 }), let two = scaling?.first(where: { $0.threads == 2 }) {
             let speedup = two.lookupsPerSecond / one.lookupsPerSecond
-            add("GitHub, 2 threads vs 1", "≥ 1.8×", Format.ratio(speedup), speedup >= 1.8)
+            add("GitHub, C API, 2 threads vs 1", "≥ 1.8×", Format.ratio(speedup), speedup >= 1.8)
         } else {
-            add("GitHub, 2 threads vs 1", "≥ 1.8×", nil, nil)
+            add("GitHub, C API, 2 threads vs 1", "≥ 1.8×", nil, nil)
         }
         let writers = report.sets.compactMap { set in set.writer.map { (set.name, $0.retained) } }
         let worstWriter = writers.min { $0.1 < $1.1 }
@@ -93,7 +99,35 @@ enum Targets {
             updates.map { $0.addP99Microseconds <= 1000 })
         add("single remove on 100k routes", "≤ 1 ms", updates.map { "p50 \(Format.micro($0.removeP50Microseconds)), p99 \(Format.micro($0.removeP99Microseconds))" },
             updates.map { $0.removeP99Microseconds <= 1000 })
-        add("instructions per lookup (GitHub, C API)", "≤ 600", "measured by make perf (callgrind)", nil)
+        add("lookup with a method vs without", "≤ 1.1×", "methods (docs/SEMANTICS.md §3.7) are not implemented", nil)
         return checks
+    }
+
+    /// The 1M-route set: memory, both builds, and lookups on the two tables the builds give.
+    private static func scaleTargets(_ report: RunReport, _ million: SetReport?,
+                                     add: (String, String, String?, Bool?) -> Void) {
+        let single = million?.router(.fastRouterC)
+        let batch = million?.router(.fastRouterSwift)
+        let memory = [(single?.bytesPerRoute, "single adds, C API"), (batch?.bytesPerRoute, "batch, Swift")]
+            .compactMap { bytes, label in bytes.map { (bytes: $0, label: label) } }
+        add("1M routes: memory", "≤ 200 bytes per route",
+            memory.isEmpty ? nil : memory.map { "\(Format.bytes($0.bytes)) (\($0.label))" }.joined(separator: ", "),
+            memory.isEmpty ? nil : memory.allSatisfy { $0.bytes <= 200 })
+        let batchSeconds = batch?.build?.seconds
+        add("1M routes: build as a batch (Swift add(contentsOf:))", "≤ 2 s", batchSeconds.map { Format.seconds($0) },
+            batchSeconds.map { $0 <= 2 })
+        let singleSeconds = single?.status == .measured ? single?.build?.seconds : nil
+        add("1M routes: build by single C adds", "≤ 3 s", singleSeconds.map { Format.seconds($0) },
+            singleSeconds.map { $0 <= 3 })
+        let order = million?.buildOrder
+        add("1M routes: lookups, single-add table vs batch", "≤ 1.2×",
+            order.map { "\(Format.ratio($0.ratio)) (Matcher, a process per table)" }, order.map { $0.ratio <= 1.2 })
+    }
+
+    /// A ratio to the C API with the measurement it came from, and the ns/lookup quotient beside
+    /// a ratio taken in turns.
+    static func describe(_ compared: (ratio: Double, inTurns: Bool), quotient: Double?) -> String {
+        guard compared.inTurns else { return "\(Format.ratio(compared.ratio)) (from ns/lookup)" }
+        return "\(Format.ratio(compared.ratio)) (in turns; \(quotient.map(Format.ratio) ?? "-") from ns/lookup)"
     }
 }
