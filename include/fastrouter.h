@@ -51,8 +51,9 @@
 ** fr_router_match: strings returned by fr_match_param_at, fr_match_param and fr_match_fragment
 ** stay valid while that URL buffer is unchanged and until the next fr_router_match,
 ** fr_match_next or fr_match_free on that fr_match. Accessors never invalidate them and never
-** allocate. A result does not depend on the router: it stays readable, and fr_match_next keeps
-** working through its candidates, after routes are added or removed and after fr_router_free.
+** allocate. A result stays readable after routes are added or removed and after fr_router_free.
+** fr_match_next walks the candidates of the version of the routes its lookup saw, whatever is
+** added or removed meanwhile; after fr_router_free it returns FR_NOMATCH.
 **
 ** ALLOCATION. An fr_match that has served one lookup at least as large (URL length, number of
 ** parameters, number of candidates) makes further fr_router_match / fr_match_next calls allocate
