@@ -152,8 +152,12 @@ struct Node: BitwiseCopyable {
         for (index, edge) in edges.enumerated() {
             base.storeBytes(of: edge, toByteOffset: node.edgeOffset + edgeSize * index, as: Edge.self)
         }
-        for (index, terminal) in (terminals + wildcards).enumerated() {
-            base.storeBytes(of: terminal, toByteOffset: node.terminalOffset + terminalSize * index, as: Terminal.self)
+        for (index, terminal) in terminals.enumerated() {
+            base.storeBytes(of: terminal, toByteOffset: terminalOffset + terminalSize * index, as: Terminal.self)
+        }
+        for (index, terminal) in wildcards.enumerated() {
+            base.storeBytes(of: terminal, toByteOffset: terminalOffset + terminalSize * (terminals.count + index),
+                            as: Terminal.self)
         }
         for (index, byte) in prefix.enumerated() { base.storeBytes(of: byte, toByteOffset: prefixOffset + index, as: UInt8.self) }
         return node

@@ -2,7 +2,7 @@
 ///
 /// An editor starts from the published roots. Before it changes a node it *thaws* it: copies it
 /// into an ``EditNode`` and notes the published block as replaced. Everything else stays shared
-/// with the published version. ``freeze(from:)`` then writes the changed nodes as new blocks,
+/// with the published version. ``freeze()`` then writes the changed nodes as new blocks,
 /// bottom-up, and returns the new roots; the caller publishes them with one atomic store and,
 /// after the readers' grace period, frees the replaced blocks. An editor that is dropped (a
 /// duplicate found half-way through a batch) has changed nothing anyone can see.
@@ -10,19 +10,18 @@
 /// Single adds, removals and batches all go through here, and the tree's shape depends only on
 /// the routes it holds, never on their order: nodes are split and merged so that every node
 /// but a root either ends a route, branches, or starts a dynamic segment.
+///
+/// Edited nodes live in ``nodes`` and children name them by index, so a child is a plain value:
+/// thawing a node with many children copies words, with no reference counting.
 struct TreeEditor {
     /// Every table's root: the global table's first.
     var roots: [(scheme: [UInt8]?, root: EditChild)]
+    /// The nodes being edited; ``EditChild/editing(_:)`` indexes them.
+    private var nodes: [EditNode] = []
     /// Published blocks this edit replaces, to free after the grace period.
     private(set) var replaced: [Node] = []
-    /// Blocks written by ``freeze(from:)``.
-    private(set) var written = 0
 
-    init(_ tables: TableRoots?) {
-        guard let tables else {
-            roots = [(nil, .editing(EditNode(prefix: [])))]
-            return
-        }
+    init(_ tables: TableRoots) {
         roots = [(nil, .published(tables.global))]
         for index in 0..<tables.schemeCount {
             let entry = tables.scheme(at: index)
@@ -32,16 +31,22 @@ struct TreeEditor {
 
     // MARK: Thawing
 
-    /// The node behind `child`, made editable (thawed once, then edited in place).
-    private mutating func editable(_ child: inout EditChild) -> EditNode {
+    /// A new edited node.
+    private mutating func makeNode(prefix: [UInt8]) -> Int {
+        nodes.append(EditNode(prefix: prefix))
+        return nodes.count - 1
+    }
+
+    /// The edited node behind `child`, thawed first when it is a published block.
+    private mutating func editable(_ child: inout EditChild) -> Int {
         switch child {
-        case .editing(let node):
-            return node
+        case .editing(let index):
+            return index
         case .published(let node):
             replaced.append(node)
-            let thawed = EditNode(thawing: node)
-            child = .editing(thawed)
-            return thawed
+            nodes.append(EditNode(thawing: node))
+            child = .editing(nodes.count - 1)
+            return nodes.count - 1
         }
     }
 
@@ -51,7 +56,7 @@ struct TreeEditor {
         let bytes = Array(scheme.utf8)
         if let index = roots.firstIndex(where: { $0.scheme == bytes }) { return index }
         guard create else { return nil }
-        roots.append((bytes, .editing(EditNode(prefix: []))))
+        roots.append((bytes, .editing(makeNode(prefix: []))))
         return roots.count - 1
     }
 
@@ -62,8 +67,9 @@ struct TreeEditor {
     mutating func add(_ variant: RouteVariant, _ terminal: Terminal) -> Bool {
         let table = tableIndex(variant.key.table, create: true)!
         var root = roots[table].root
-        let (node, isWildcard) = path(in: &root, for: variant, creating: true)!
+        let (index, isWildcard) = path(in: &root, for: variant, creating: true)!
         roots[table].root = root
+        let node = nodes[index]
         let shape = terminal.shape.pointee
         let existing = isWildcard ? node.wildcards : node.terminals
         for other in existing where other.priority == terminal.priority && Self.sameHost(other.shape.pointee, shape) {
@@ -80,12 +86,13 @@ struct TreeEditor {
         var root = roots[table].root
         let found = path(in: &root, for: variant, creating: false)
         roots[table].root = root
-        guard let (node, isWildcard) = found else { return nil }
+        guard let (index, isWildcard) = found else { return nil }
+        let node = nodes[index]
         let expansion = UInt16(variant.expansion)
         func take(_ list: inout [Terminal]) -> Terminal? {
-            guard let index = list.firstIndex(where: { $0.record == record && $0.shape.pointee.expansion == expansion })
+            guard let position = list.firstIndex(where: { $0.record == record && $0.shape.pointee.expansion == expansion })
             else { return nil }
-            return list.remove(at: index)
+            return list.remove(at: position)
         }
         return isWildcard ? take(&node.wildcards) : take(&node.terminals)
     }
@@ -99,104 +106,122 @@ struct TreeEditor {
     /// The node where `variant`'s path ends and whether it ends in a wildcard, thawing every
     /// node on the way; `nil` when `creating` is off and the path is absent.
     private mutating func path(in root: inout EditChild, for variant: RouteVariant,
-                               creating: Bool) -> (EditNode, Bool)? {
-        var node = editable(&root)
+                               creating: Bool) -> (Int, Bool)? {
+        var index = editable(&root)
         let steps = variant.steps
         // Bytes of the next literal step already matched by a dynamic child's own prefix.
         var consumed = 0
-        for (index, step) in steps.enumerated() {
-            let next = index + 1 < steps.count ? steps[index + 1] : nil
+        for (position, step) in steps.enumerated() {
+            let next = position + 1 < steps.count ? steps[position + 1] : nil
             switch step {
             case .literal(let bytes):
-                guard let reached = literalPath(from: node, bytes, start: consumed, creating: creating) else { return nil }
-                node = reached
+                guard let reached = literalPath(from: index, bytes, start: consumed, creating: creating) else { return nil }
+                index = reached
                 consumed = 0
             case .parameter:
-                if node.parameter == nil {
+                if nodes[index].parameter == nil {
                     guard creating else { return nil }
-                    node.parameter = .editing(EditNode(prefix: []))
+                    nodes[index].parameter = .editing(makeNode(prefix: []))
                 }
-                guard let (child, matched) = enterDynamic(&node.parameter!, before: next, creating: creating) else { return nil }
-                node = child
+                var child = nodes[index].parameter!
+                let entered = enterDynamic(&child, before: next, creating: creating)
+                nodes[index].parameter = child
+                guard let (reached, matched) = entered else { return nil }
+                index = reached
                 consumed = matched
             case .edge(let code, let matcher):
-                var position = node.edges.firstIndex { $0.code == code && $0.matcher == matcher }
-                if position == nil {
+                var at = nodes[index].edges.firstIndex { $0.code == code && $0.matcher == matcher }
+                if at == nil {
                     guard creating else { return nil }
                     // Partial segments before constraints; within a rank, in order of arrival.
                     let rank = Edge.rank(of: code)
-                    let at = node.edges.firstIndex { Edge.rank(of: $0.code).rawValue < rank.rawValue } ?? node.edges.count
-                    node.edges.insert((code, matcher, .editing(EditNode(prefix: []))), at: at)
-                    position = at
+                    let insertion = nodes[index].edges.firstIndex { Edge.rank(of: $0.code).rawValue < rank.rawValue }
+                        ?? nodes[index].edges.count
+                    let fresh = makeNode(prefix: [])
+                    nodes[index].edges.insert((code, matcher, .editing(fresh)), at: insertion)
+                    at = insertion
                 }
-                guard let (child, matched) = enterDynamic(&node.edges[position!].child, before: next, creating: creating)
-                else { return nil }
-                node = child
+                var child = nodes[index].edges[at!].child
+                let entered = enterDynamic(&child, before: next, creating: creating)
+                nodes[index].edges[at!].child = child
+                guard let (reached, matched) = entered else { return nil }
+                index = reached
                 consumed = matched
             case .wildcard:
-                return (node, true)
+                return (index, true)
             case .end:
-                return (node, false)
+                return (index, false)
             }
         }
-        return (node, false)
+        return (index, false)
     }
 
     /// Enters the child behind a dynamic edge, whose own prefix (merged from a chain) must be
     /// the start of the `next` step's bytes; splits it where they part. Returns the node reached
     /// and how many bytes of `next` its prefix matched.
     private mutating func enterDynamic(_ slot: inout EditChild, before next: PathStep?,
-                                       creating: Bool) -> (EditNode, Int)? {
-        let child = editable(&slot)
-        if child.prefix.isEmpty { return (child, 0) }
+                                       creating: Bool) -> (Int, Int)? {
+        let index = editable(&slot)
+        let child = nodes[index]
+        if child.prefix.isEmpty { return (index, 0) }
         var common = 0
         if case .literal(let bytes)? = next {
             let limit = min(child.prefix.count, bytes.count)
             while common < limit && child.prefix[common] == bytes[common] { common += 1 }
         }
-        if common == child.prefix.count { return (child, common) }
+        if common == child.prefix.count { return (index, common) }
         guard creating else { return nil }
-        let upper = EditNode(prefix: Array(child.prefix[..<common]))
+        let upper = makeNode(prefix: Array(child.prefix[..<common]))
         child.prefix.removeFirst(common)
-        upper.statics = [.editing(child)]
+        nodes[upper].statics = [.editing(index)]
         slot = .editing(upper)
         return (upper, common)
     }
 
-    /// Follows (or makes) the literal children spelling `bytes` from `start`, splitting a child
+    /// Follows (or makes) the literal children spelling `bytes` from `offset`, splitting a child
     /// whose prefix only begins with them.
-    private mutating func literalPath(from start: EditNode, _ bytes: [UInt8], start offset: Int,
-                                      creating: Bool) -> EditNode? {
-        var node = start
-        var index = offset
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard let position = node.statics.firstIndex(where: { $0.firstByte >= byte }),
-                  node.statics[position].firstByte == byte else {
+    private mutating func literalPath(from start: Int, _ bytes: [UInt8], start offset: Int,
+                                      creating: Bool) -> Int? {
+        var index = start
+        var at = offset
+        while at < bytes.count {
+            let byte = bytes[at]
+            let node = nodes[index]
+            let position = node.statics.firstIndex { firstByte(of: $0) >= byte } ?? node.statics.count
+            guard position < node.statics.count, firstByte(of: node.statics[position]) == byte else {
                 guard creating else { return nil }
-                let fresh = EditNode(prefix: Array(bytes[index...]))
-                let position = node.statics.firstIndex { $0.firstByte > byte } ?? node.statics.count
+                let fresh = makeNode(prefix: Array(bytes[at...]))
                 node.statics.insert(.editing(fresh), at: position)
                 return fresh
             }
-            let child = editable(&node.statics[position])
+            var slot = node.statics[position]
+            let childIndex = editable(&slot)
+            node.statics[position] = slot
+            let child = nodes[childIndex]
             var common = 0
-            let limit = min(child.prefix.count, bytes.count - index)
-            while common < limit && child.prefix[common] == bytes[index + common] { common += 1 }
+            let limit = min(child.prefix.count, bytes.count - at)
+            while common < limit && child.prefix[common] == bytes[at + common] { common += 1 }
             if common < child.prefix.count {
                 guard creating else { return nil }
                 // Split: the shared bytes become a node of their own above the child.
-                let upper = EditNode(prefix: Array(child.prefix[..<common]))
+                let upper = makeNode(prefix: Array(child.prefix[..<common]))
                 child.prefix.removeFirst(common)
-                upper.statics = [.editing(child)]
+                nodes[upper].statics = [.editing(childIndex)]
                 node.statics[position] = .editing(upper)
-                node = upper
+                index = upper
             } else {
-                node = child
+                index = childIndex
             }
-            index += common
+            at += common
         }
-        return node
+        return index
+    }
+
+    private func firstByte(of child: EditChild) -> UInt8 {
+        switch child {
+        case .published(let node): return node.prefix[0]
+        case .editing(let index): return nodes[index].prefix[0]
+        }
     }
 
     // MARK: Freezing
@@ -206,36 +231,43 @@ struct TreeEditor {
     /// the same shape whatever the order of the edits.
     mutating func freeze() -> [(scheme: [UInt8]?, root: Node)] {
         var result: [(scheme: [UInt8]?, root: Node)] = []
-        for index in roots.indices {
-            let root = roots[index].root
+        for position in roots.indices {
+            let root = roots[position].root
             let node: Node
             switch root {
             case .published(let published): node = published
-            case .editing(let edit): node = freezeNode(edit, parentSlashes: 0, isRoot: true)!
+            case .editing(let index): node = freezeNode(index, parentSlashes: 0, isRoot: true)!.node
             }
             // A scheme table left empty is dropped; the global table always has a root.
-            if index > 0 && node.isEmptyRoot {
-                if case .editing = root { node.deallocate(); written -= 1 }
-                if case .published(let published) = root { replaced.append(published) }
+            if position > 0 && node.isEmptyRoot {
+                switch root {
+                case .editing: node.deallocate()
+                case .published(let published): replaced.append(published)
+                }
                 continue
             }
-            result.append((roots[index].scheme, node))
+            result.append((roots[position].scheme, node))
         }
         return result
     }
 
-    private mutating func freezeChild(_ child: EditChild, parentSlashes: Int) -> Node? {
+    /// A frozen child and whether this freeze wrote it (a merge frees such a block at once).
+    private typealias Frozen = (node: Node, fresh: Bool)
+
+    private mutating func freezeChild(_ child: EditChild, parentSlashes: Int) -> Frozen? {
         switch child {
-        case .published(let node): return node
-        case .editing(let edit): return freezeNode(edit, parentSlashes: parentSlashes, isRoot: false)
+        case .published(let node): return (node, false)
+        case .editing(let index): return freezeNode(index, parentSlashes: parentSlashes, isRoot: false)
         }
     }
 
-    private mutating func freezeNode(_ edit: EditNode, parentSlashes: Int, isRoot: Bool) -> Node? {
+    private mutating func freezeNode(_ index: Int, parentSlashes: Int, isRoot: Bool) -> Frozen? {
+        let edit = nodes[index]
         // Merge a chain: a node with nothing of its own and one literal child becomes one node.
         while !isRoot && edit.terminals.isEmpty && edit.wildcards.isEmpty && edit.parameter == nil
                 && edit.edges.isEmpty && edit.statics.count == 1 {
-            let child = editable(&edit.statics[0])
+            var slot = edit.statics[0]
+            let child = nodes[editable(&slot)]
             edit.prefix += child.prefix
             edit.statics = child.statics
             edit.parameter = child.parameter
@@ -243,38 +275,36 @@ struct TreeEditor {
             edit.terminals = child.terminals
             edit.wildcards = child.wildcards
         }
-        let slashes = parentSlashes + edit.prefix.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
-        let statics = edit.statics.compactMap { freezeChild($0, parentSlashes: slashes) }
+        var slashes = parentSlashes
+        for byte in edit.prefix where byte == UInt8(ascii: "/") { slashes += 1 }
+        var statics: [Frozen] = []
+        statics.reserveCapacity(edit.statics.count)
+        for child in edit.statics {
+            if let frozen = freezeChild(child, parentSlashes: slashes) { statics.append(frozen) }
+        }
         let parameter = edit.parameter.flatMap { freezeChild($0, parentSlashes: slashes) }
         var edges: [Edge] = []
         for entry in edit.edges {
             if let child = freezeChild(entry.child, parentSlashes: slashes) {
-                edges.append(Edge(child: child, matcher: entry.matcher, code: entry.code))
+                edges.append(Edge(child: child.node, matcher: entry.matcher, code: entry.code))
             }
         }
-        if !isRoot && statics.isEmpty && parameter == nil && edges.isEmpty && edit.terminals.isEmpty
-            && edit.wildcards.isEmpty {
-            return nil
-        }
-        if !isRoot && edit.terminals.isEmpty && edit.wildcards.isEmpty && parameter == nil && edges.isEmpty
-            && statics.count == 1 {
-            // A child vanished and left a chain: merge it now (the child is new or published).
+        let ownsNothing = edit.terminals.isEmpty && edit.wildcards.isEmpty && parameter == nil && edges.isEmpty
+        if !isRoot && ownsNothing && statics.isEmpty { return nil }
+        if !isRoot && ownsNothing && statics.count == 1 {
+            // A child vanished and left a chain: merge it now.
             let child = statics[0]
-            let merged = EditNode(thawing: child)
-            if !isFresh(child) { replaced.append(child) } else { child.deallocate(); written -= 1 }
+            let merged = EditNode(thawing: child.node)
+            if child.fresh { child.node.deallocate() } else { replaced.append(child.node) }
             merged.prefix = edit.prefix + merged.prefix
-            return freezeNode(merged, parentSlashes: parentSlashes, isRoot: false)
+            nodes.append(merged)
+            return freezeNode(nodes.count - 1, parentSlashes: parentSlashes, isRoot: false)
         }
-        written += 1
-        let node = Node.make(prefix: edit.prefix, slashes: slashes, parameter: parameter, statics: statics, edges: edges,
-                             terminals: edit.terminals, wildcards: edit.wildcards)
-        fresh.insert(UInt(bitPattern: node.base))
-        return node
+        let node = Node.make(prefix: edit.prefix, slashes: slashes, parameter: parameter?.node,
+                             statics: statics.map(\.node), edges: edges, terminals: edit.terminals,
+                             wildcards: edit.wildcards)
+        return (node, true)
     }
-
-    /// Blocks this freeze wrote (so a merge can tell its own new blocks from published ones).
-    private var fresh = Set<UInt>()
-    private func isFresh(_ node: Node) -> Bool { fresh.contains(UInt(bitPattern: node.base)) }
 }
 
 /// A node being edited: a thawed copy of a published node, or a new one.
@@ -292,25 +322,25 @@ final class EditNode {
 
     init(thawing node: Node) {
         prefix = node.prefixBytes
-        statics = node.staticList.map { .published($0) }
+        let staticCount = node.staticCount
+        if staticCount > 0 {
+            statics = [EditChild](unsafeUninitializedCapacity: staticCount) { buffer, count in
+                for index in 0..<staticCount { buffer[index] = .published(node.staticChild(at: index)) }
+                count = staticCount
+            }
+        }
         parameter = node.hasParameter ? .published(node.parameterChild) : nil
-        edges = node.edgeList.map { ($0.code, $0.matcher, .published($0.child)) }
-        terminals = node.terminalList
-        wildcards = node.wildcardList
+        if node.edgeCount > 0 { edges = node.edgeList.map { ($0.code, $0.matcher, .published($0.child)) } }
+        if node.terminalCount > 0 { terminals = node.terminalList }
+        if node.wildcardCount > 0 { wildcards = node.wildcardList }
     }
 }
 
-/// A child during an edit: still the published block, or thawed.
+/// A child during an edit: still the published block, or an edited node (an index into the
+/// editor's nodes). A plain value.
 enum EditChild {
     case published(Node)
-    case editing(EditNode)
-
-    var firstByte: UInt8 {
-        switch self {
-        case .published(let node): return node.prefix[0]
-        case .editing(let node): return node.prefix[0]
-        }
-    }
+    case editing(Int)
 }
 
 extension Edge {
