@@ -69,13 +69,12 @@ struct TreeEditor {
         var root = roots[table].root
         let (index, isWildcard) = path(in: &root, for: variant, creating: true)!
         roots[table].root = root
-        let node = nodes[index]
         let shape = terminal.shape.pointee
-        let existing = isWildcard ? node.wildcards : node.terminals
+        let existing = isWildcard ? nodes[index].wildcards : nodes[index].terminals
         for other in existing where other.priority == terminal.priority && Self.sameHost(other.shape.pointee, shape) {
             return false
         }
-        if isWildcard { node.wildcards.append(terminal) } else { node.terminals.append(terminal) }
+        if isWildcard { nodes[index].wildcards.append(terminal) } else { nodes[index].terminals.append(terminal) }
         return true
     }
 
@@ -87,14 +86,13 @@ struct TreeEditor {
         let found = path(in: &root, for: variant, creating: false)
         roots[table].root = root
         guard let (index, isWildcard) = found else { return nil }
-        let node = nodes[index]
         let expansion = UInt16(variant.expansion)
         func take(_ list: inout [Terminal]) -> Terminal? {
             guard let position = list.firstIndex(where: { $0.record == record && $0.shape.pointee.expansion == expansion })
             else { return nil }
             return list.remove(at: position)
         }
-        return isWildcard ? take(&node.wildcards) : take(&node.terminals)
+        return isWildcard ? take(&nodes[index].wildcards) : take(&nodes[index].terminals)
     }
 
     private static func sameHost(_ lhs: TerminalShape, _ rhs: TerminalShape) -> Bool {
@@ -162,17 +160,17 @@ struct TreeEditor {
     private mutating func enterDynamic(_ slot: inout EditChild, before next: PathStep?,
                                        creating: Bool) -> (Int, Int)? {
         let index = editable(&slot)
-        let child = nodes[index]
-        if child.prefix.isEmpty { return (index, 0) }
+        let prefixCount = nodes[index].prefix.count
+        if prefixCount == 0 { return (index, 0) }
         var common = 0
         if case .literal(let bytes)? = next {
-            let limit = min(child.prefix.count, bytes.count)
-            while common < limit && child.prefix[common] == bytes[common] { common += 1 }
+            let limit = min(prefixCount, bytes.count)
+            while common < limit && nodes[index].prefix[common] == bytes[common] { common += 1 }
         }
-        if common == child.prefix.count { return (index, common) }
+        if common == prefixCount { return (index, common) }
         guard creating else { return nil }
-        let upper = makeNode(prefix: Array(child.prefix[..<common]))
-        child.prefix.removeFirst(common)
+        let upper = makeNode(prefix: Array(nodes[index].prefix[..<common]))
+        nodes[index].prefix.removeFirst(common)
         nodes[upper].statics = [.editing(index)]
         slot = .editing(upper)
         return (upper, common)
@@ -186,28 +184,29 @@ struct TreeEditor {
         var at = offset
         while at < bytes.count {
             let byte = bytes[at]
-            let node = nodes[index]
-            let position = node.statics.firstIndex { firstByte(of: $0) >= byte } ?? node.statics.count
-            guard position < node.statics.count, firstByte(of: node.statics[position]) == byte else {
+            let count = nodes[index].statics.count
+            var position = 0
+            while position < count && firstByte(of: nodes[index].statics[position]) < byte { position += 1 }
+            guard position < count, firstByte(of: nodes[index].statics[position]) == byte else {
                 guard creating else { return nil }
                 let fresh = makeNode(prefix: Array(bytes[at...]))
-                node.statics.insert(.editing(fresh), at: position)
+                nodes[index].statics.insert(.editing(fresh), at: position)
                 return fresh
             }
-            var slot = node.statics[position]
+            var slot = nodes[index].statics[position]
             let childIndex = editable(&slot)
-            node.statics[position] = slot
-            let child = nodes[childIndex]
+            nodes[index].statics[position] = slot
+            let prefixCount = nodes[childIndex].prefix.count
             var common = 0
-            let limit = min(child.prefix.count, bytes.count - at)
-            while common < limit && child.prefix[common] == bytes[at + common] { common += 1 }
-            if common < child.prefix.count {
+            let limit = min(prefixCount, bytes.count - at)
+            while common < limit && nodes[childIndex].prefix[common] == bytes[at + common] { common += 1 }
+            if common < prefixCount {
                 guard creating else { return nil }
                 // Split: the shared bytes become a node of their own above the child.
-                let upper = makeNode(prefix: Array(child.prefix[..<common]))
-                child.prefix.removeFirst(common)
+                let upper = makeNode(prefix: Array(nodes[childIndex].prefix[..<common]))
+                nodes[childIndex].prefix.removeFirst(common)
                 nodes[upper].statics = [.editing(childIndex)]
-                node.statics[position] = .editing(upper)
+                nodes[index].statics[position] = .editing(upper)
                 index = upper
             } else {
                 index = childIndex
@@ -262,25 +261,30 @@ struct TreeEditor {
     }
 
     private mutating func freezeNode(_ index: Int, parentSlashes: Int, isRoot: Bool) -> Frozen? {
-        let edit = nodes[index]
         // Merge a chain: a node with nothing of its own and one literal child becomes one node.
-        while !isRoot && edit.terminals.isEmpty && edit.wildcards.isEmpty && edit.parameter == nil
-                && edit.edges.isEmpty && edit.statics.count == 1 {
-            var slot = edit.statics[0]
+        while !isRoot && nodes[index].ownsNothing && nodes[index].parameter == nil && nodes[index].statics.count == 1 {
+            var slot = nodes[index].statics[0]
             let child = nodes[editable(&slot)]
-            edit.prefix += child.prefix
-            edit.statics = child.statics
-            edit.parameter = child.parameter
-            edit.edges = child.edges
-            edit.terminals = child.terminals
-            edit.wildcards = child.wildcards
+            nodes[index].prefix += child.prefix
+            nodes[index].statics = child.statics
+            nodes[index].parameter = child.parameter
+            nodes[index].edges = child.edges
+            nodes[index].terminals = child.terminals
+            nodes[index].wildcards = child.wildcards
         }
+        let edit = nodes[index]
         var slashes = parentSlashes
         for byte in edit.prefix where byte == UInt8(ascii: "/") { slashes += 1 }
-        var statics: [Frozen] = []
-        statics.reserveCapacity(edit.statics.count)
-        for child in edit.statics {
-            if let frozen = freezeChild(child, parentSlashes: slashes) { statics.append(frozen) }
+        var statics: [Node] = []
+        var lastStaticIsFresh = false
+        if !edit.statics.isEmpty {
+            statics.reserveCapacity(edit.statics.count)
+            for child in edit.statics {
+                if let frozen = freezeChild(child, parentSlashes: slashes) {
+                    statics.append(frozen.node)
+                    lastStaticIsFresh = frozen.fresh
+                }
+            }
         }
         let parameter = edit.parameter.flatMap { freezeChild($0, parentSlashes: slashes) }
         var edges: [Edge] = []
@@ -294,21 +298,20 @@ struct TreeEditor {
         if !isRoot && ownsNothing && statics.count == 1 {
             // A child vanished and left a chain: merge it now.
             let child = statics[0]
-            let merged = EditNode(thawing: child.node)
-            if child.fresh { child.node.deallocate() } else { replaced.append(child.node) }
+            var merged = EditNode(thawing: child)
+            if lastStaticIsFresh { child.deallocate() } else { replaced.append(child) }
             merged.prefix = edit.prefix + merged.prefix
             nodes.append(merged)
             return freezeNode(nodes.count - 1, parentSlashes: parentSlashes, isRoot: false)
         }
-        let node = Node.make(prefix: edit.prefix, slashes: slashes, parameter: parameter?.node,
-                             statics: statics.map(\.node), edges: edges, terminals: edit.terminals,
-                             wildcards: edit.wildcards)
+        let node = Node.make(prefix: edit.prefix, slashes: slashes, parameter: parameter?.node, statics: statics,
+                             edges: edges, terminals: edit.terminals, wildcards: edit.wildcards)
         return (node, true)
     }
 }
 
 /// A node being edited: a thawed copy of a published node, or a new one.
-final class EditNode {
+struct EditNode {
     var prefix: [UInt8]
     /// Sorted by first byte; each prefix is non-empty.
     var statics: [EditChild] = []
@@ -319,6 +322,9 @@ final class EditNode {
     var wildcards: [Terminal] = []
 
     init(prefix: [UInt8]) { self.prefix = prefix }
+
+    /// No routes and no dynamic edges of its own.
+    var ownsNothing: Bool { terminals.isEmpty && wildcards.isEmpty && edges.isEmpty }
 
     init(thawing node: Node) {
         prefix = node.prefixBytes
