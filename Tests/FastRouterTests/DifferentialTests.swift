@@ -611,6 +611,7 @@ struct DifferentialScenario {
                 let actual = router.remove(id: id)
                 log.append("  remove id \(id) -> \(expected)")
                 if expected != actual { return fail("remove(id: \(id)) removed \(actual), expected \(expected)") }
+                router.core.checkInvariants()
             }
             if rng.chance(0.05) {
                 for _ in 0..<3 {
@@ -628,11 +629,13 @@ struct DifferentialScenario {
                 let actual = router.remove(id: id)
                 log.append("  remove id \(id) -> \(expected)")
                 if expected != actual { return fail("remove(id: \(id)) removed \(actual), expected \(expected)") }
+                router.core.checkInvariants()
             }
         }
         if reference.count != router.count {
             return fail("count \(router.count), expected \(reference.count)")
         }
+        router.core.checkInvariants()
         for _ in 0..<(wide ? 80 : 40) {
             outcome.lookups += 1
             if let problem = check(generateURL(routes: routes), router, reference, matcher, &outcome) {

@@ -452,6 +452,8 @@ private struct Session {
 /// libFuzzer entry point: runs the input as a program of up to 200 C ABI calls.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func cabiFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    // Every publication checks the version it publishes and that it frees nothing reachable.
+    PublishedTables.checksEveryUpdate = true
     var session = Session(FuzzInput(UnsafeBufferPointer(start: data, count: size)))
     var steps = 0
     while !session.input.isExhausted && steps < 200 {

@@ -350,6 +350,8 @@ public func differentialFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     let router = Router<Int>(options: options)
     var reference = ReferenceMatcher(options: options)
     var log = ["options: caseInsensitivePaths=\(options.caseInsensitivePaths) globalFallback=\(options.globalFallback) plusAsSpace=\(options.plusAsSpace)"]
+    // Every publication checks the version it publishes and that it frees nothing reachable.
+    PublishedTables.checksEveryUpdate = true
     func fail(_ what: String) -> Never {
         fputs("differential mismatch: \(what)\n\(log.joined(separator: "\n"))\n", stderr)
         abort()
@@ -394,6 +396,8 @@ public func differentialFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
         if expected != actual { fail("remove(id: \(id)) removed \(actual), expected \(expected)") }
     }
     if reference.count != router.count { fail("count \(router.count), expected \(reference.count)") }
+    // The structure after every change (each publication also checks itself, see below).
+    router.core.checkInvariants()
 
     let matcher = Matcher(router: router)
     let lookups = 1 + generator.input.below(16)
