@@ -97,29 +97,38 @@ extension ScratchState {
         var carry: UInt32 = 0
         while index < length {
             let available = length &- index
-            let block: SIMD16<UInt8>
-            var valid = 16
+            let valid = Swift.min(available, 16)
+            var (ends, slash, special): (UInt32, UInt32, UInt32)
             if available >= 16 {
-                block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                (ends, slash, special) = classify(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self))
             } else if length >= 16 {
                 // The block ending at the URL's end, its bytes already seen shifted out below.
-                valid = available
-                block = raw.loadUnaligned(fromByteOffset: length &- 16, as: SIMD16<UInt8>.self)
-            } else {
-                valid = available
-                var local = SIMD16<UInt8>(repeating: 0x41)
-                for offset in 0..<available { local[offset] = base[index &+ offset] }
-                block = local
-            }
-            var ends = bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23)))
-            var slash = bitmask(block .== SIMD16(repeating: 0x2F))
-            var special = bitmask((block .== SIMD16(repeating: 0x25)) .| (block .== SIMD16(repeating: 0)))
-                | bitmask(unsafeBitCast(block, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0))
-            if valid < 16 && length >= 16 {
-                let shift = UInt32(truncatingIfNeeded: 16 &- valid)
+                (ends, slash, special) = classify(raw.loadUnaligned(fromByteOffset: length &- 16, as: SIMD16<UInt8>.self))
+                let shift = UInt32(truncatingIfNeeded: 16 &- available)
                 ends &>>= shift
                 slash &>>= shift
                 special &>>= shift
+            } else if available >= 8 {
+                // A short URL: its first and last eight bytes (overlapping), lanes 8... moved to
+                // their places.
+                let words = SIMD2<UInt64>(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self),
+                                          raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self))
+                (ends, slash, special) = classify(unsafeBitCast(words, to: SIMD16<UInt8>.self))
+                let shift = UInt32(truncatingIfNeeded: available &- 8)
+                ends = ends & 0xFF | (ends &>> 8) &<< shift
+                slash = slash & 0xFF | (slash &>> 8) &<< shift
+                special = special & 0xFF | (special &>> 8) &<< shift
+            } else {
+                var word: UInt64 = 0x4141_4141_4141_4141
+                if length >= 8 {
+                    word = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- available) &* 8)
+                } else {
+                    for offset in 0..<available {
+                        word = word & ~(0xFF &<< UInt64(truncatingIfNeeded: offset &* 8))
+                            | UInt64(base[index &+ offset]) &<< UInt64(truncatingIfNeeded: offset &* 8)
+                    }
+                }
+                (ends, slash, special) = classify(unsafeBitCast(SIMD2<UInt64>(word, 0x4141_4141_4141_4141), to: SIMD16<UInt8>.self))
             }
             var taken = valid
             if ends != 0 { taken = Swift.min(taken, ends.trailingZeroBitCount) }
@@ -131,6 +140,16 @@ extension ScratchState {
             index &+= 16
         }
         return index
+    }
+
+    /// Bit i set where byte i of `block` ends the path (`?`, `#`), is a `/`, or needs the slow
+    /// path (`%`, NUL, non-ASCII).
+    @inline(__always)
+    private static func classify(_ block: SIMD16<UInt8>) -> (ends: UInt32, slash: UInt32, special: UInt32) {
+        (bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23))),
+         bitmask(block .== SIMD16(repeating: 0x2F)),
+         bitmask((block .== SIMD16(repeating: 0x25)) .| (block .== SIMD16(repeating: 0)))
+            | bitmask(unsafeBitCast(block, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0)))
     }
 
     /// One bit per lane of a 16-lane byte comparison: SSE2's movemask on x86-64, a portable
