@@ -17,20 +17,23 @@ extension RouterCore {
                     assert(removed != nil, "a stored route's expansion is missing from the tree")
                 }
             }
-            tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired)
+            let kept = tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired)
             let payloads = indexes.compactMap { state.routes.records[Int($0)].payload }
             let removed = state.routes.removeAll(withID: id)
+            // Regexes and templates no route uses any more: no published node reaches them and no
+            // reader is inside an old version, unless one was kept for a pinned reader.
+            var unused: [AnyObject] = []
             for (_, extras) in removed {
                 for source in extras.regexSources {
                     state.regexes[source]!.uses -= 1
-                    // No published node references the regex any more and no reader is inside an old one.
-                    if state.regexes[source]!.uses == 0 { state.regexes[source] = nil }
+                    if state.regexes[source]!.uses == 0 { unused.append(state.regexes.removeValue(forKey: source)!.regex) }
                 }
                 for key in extras.templateKeys {
                     state.templates[key]!.uses -= 1
-                    if state.templates[key]!.uses == 0 { state.templates[key] = nil }
+                    if state.templates[key]!.uses == 0 { unused.append(state.templates.removeValue(forKey: key)!.template) }
                 }
             }
+            if kept && !unused.isEmpty { state.retired[state.retired.count - 1].keepAlive += unused }
             // The tables no longer hold the routes: only readers' last results may still hold them.
             if state.releasePayload != nil { for payload in payloads { state.reclaimer.retire(payload) } }
             routeCount.subtract(removed.count, ordering: .relaxed)

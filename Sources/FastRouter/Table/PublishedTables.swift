@@ -38,7 +38,11 @@ struct PublishedTables: ~Copyable {
     /// after the grace period, unless a reader keeps an old version for declines (a pin, see
     /// ``ReaderSlot/pin(_:)``); then it waits in `retired` until no reader pins a version that
     /// reaches it.
-    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion]) {
+    /// Returns `true` when the replaced version was kept for a pinned reader: what the caller
+    /// stops using after this (regexes, templates) must then live as long as that version
+    /// (``RetiredVersion/keepAlive``).
+    @discardableResult
+    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion]) -> Bool {
         let old = published
         let fresh = TableRoots.make(editor.freeze(), maxCaptures: maxCaptures, version: old.version &+ 1)
         if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: editor.replaced) }
@@ -47,7 +51,8 @@ struct PublishedTables: ~Copyable {
         let oldestPin = ReaderRegistry.oldestPin(of: router)
         let replaced = RetiredVersion(version: old.version, roots: old, nodes: editor.replaced)
         // What a version replaced is reachable from that version and older ones only.
-        if let oldestPin, oldestPin <= old.version {
+        let kept = oldestPin.map { $0 <= old.version } ?? false
+        if kept {
             retired.append(replaced)
         } else {
             replaced.free()
@@ -57,6 +62,7 @@ struct PublishedTables: ~Copyable {
             entry.free()
             return true
         }
+        return kept
     }
 
     /// Frees every table, and the `retired` versions; no reader or writer may use them afterwards.
@@ -79,6 +85,8 @@ struct RetiredVersion {
     var version: UInt64
     var roots: TableRoots
     var nodes: [Node]
+    /// Regexes and partial templates its edges use that the router no longer holds.
+    var keepAlive: [AnyObject] = []
 
     func free() {
         for node in nodes { node.deallocate() }

@@ -161,6 +161,8 @@ enum ReaderRegistry {
 
     /// Gives a slot back when its reader is freed.
     static func release(_ slot: ReaderSlot) {
+        // A reader that goes away keeps no version for declines.
+        slot.unpin()
         // A new count with no flags tells pending reclamation that this reader holds nothing.
         let value = slot.state.load(ordering: .relaxed)
         slot.state.store((value & ~3) &+ ReaderSlot.generation, ordering: .sequentiallyConsistent)
