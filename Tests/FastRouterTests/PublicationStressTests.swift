@@ -16,7 +16,7 @@ import Glibc
 /// nothing else is ever right. The memory and invariant tests run in a child process (exit tests):
 /// one reads process-wide heap counters, the other sets the process-wide
 /// `PublishedTables.checksEveryUpdate`, and neither may disturb or be disturbed by other suites.
-/// So do the two tests of known issues at the end, found by these tests: one of them crashes.
+/// So do the two tests at the end, of issues these tests found (fixed).
 @Suite struct PublicationStressTests {
     /// How long the writer and readers of each concurrent test run.
     static let duration: Duration = .milliseconds(1500)
@@ -591,19 +591,12 @@ import Glibc
     /// constraint, removed after the lookup, must still be walkable then: the chain is the
     /// lookup's version's, `[route, placeholder]`, with the removed route's parameters.
     ///
-    /// Known issue: removal frees the partial segment's template or the regex when no registered
-    /// route uses it any more (`RouterCore.remove`: `state.templates[key] = nil`,
-    /// `state.regexes[source] = nil`), while the pinned version's edges still point to it, so the
-    /// decline reads freed memory: with the template's memory reused it crashes
-    /// (`Walker.accepts` → `swift_slowAlloc` "failed to allocate … bytes"); the regex case is
-    /// silent without AddressSanitizer. In a child process, since it may crash; intermittent,
-    /// since a use after free need not show.
+    /// Found by this test: removal freed the template or regex no registered route used any more
+    /// while the pinned version's edges still pointed to it. A kept version now keeps them
+    /// (`RetiredVersion.keepAlive`). In a child process, since a regression may crash.
     @Test func declinesWalkEdgesOfRemovedRoutes() async {
-        await withKnownIssue("templates and regexes of removed routes are freed while a pinned version uses them",
-                             isIntermittent: true) {
-            await #expect(processExitsWith: .success) {
-                PublicationStressTests.runDeclinesOverRemovedEdges()
-            }
+        await #expect(processExitsWith: .success) {
+            PublicationStressTests.runDeclinesOverRemovedEdges()
         }
     }
 
@@ -639,18 +632,13 @@ import Glibc
     /// `clear()`/`fr_match_free`, or the end of its declines". A `Matcher` that is gone has moved
     /// on, so changes made after it went must be freed as they are replaced.
     ///
-    /// Known issue: `MatchScratch.deinit` gives the reader slot back (`ReaderRegistry.release`)
-    /// without unpinning it, and `ReaderRegistry.oldestPin(of:)` reads free slots too, so the writer
-    /// keeps every version it replaces from then on (4,000 changes: 4,000 retired versions,
-    /// about 1.8 MB) until some new reader takes that slot and looks something up. The slot names
-    /// its router by address, so the stale pin also holds back a later router allocated at the
-    /// same address. `fr_match_free` takes the same path. In a child process, where no other
-    /// test's new matcher takes the slot and hides the issue.
+    /// Found by this test: a reader slot given back (`ReaderRegistry.release`, from
+    /// `MatchScratch.deinit` and so `fr_match_free`) kept its pin, and writers kept every version
+    /// they replaced. Giving a slot back now unpins it. In a child process, where no other test's
+    /// new matcher takes the slot and hides a regression.
     @Test func droppedMatcherLetsItsVersionGo() async {
-        await withKnownIssue("a Matcher deinitialized mid-chain leaves its reader slot pinned") {
-            await #expect(processExitsWith: .success) {
-                PublicationStressTests.runDroppedMatcher()
-            }
+        await #expect(processExitsWith: .success) {
+            PublicationStressTests.runDroppedMatcher()
         }
     }
 
