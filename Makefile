@@ -281,7 +281,8 @@ perf-cache: perf-build
 #   make test-reliability         part of make test (with test-asan): each fuzzer briefly, a short soak,
 #                                 test-catalogue, test-tsan, model
 #   make model                    spin's exhaustive check of Tests/model/publication.pml (table
-#                                 publication and node reclamation) and of its broken variants
+#                                 publication, pins for declines, node reclamation) and of its
+#                                 broken variants
 # Sanitized builds use the toolchain's clang for C, so C and Swift share one sanitizer runtime.
 FUZZ_SECONDS ?= 60
 SOAK_SECONDS ?= 60

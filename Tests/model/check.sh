@@ -4,10 +4,12 @@
 #
 #   Tests/model/check.sh [-DNAME=VALUE ...]
 #
-# Arguments are passed to spin for every run, e.g. -DUPDATES=4 -DLOOKUPS=3 for a larger search.
+# Arguments are passed to spin for every run, e.g. -DUPDATES=2 -DLOOKUPS=3 for another search.
 # Environment: SPIN (default spin), CC (default cc), PAN_DEPTH (pan's -m, default 100000),
-# PAN_MEMLIM (megabytes pan may use, default 4096). Everything is built in a temporary directory,
-# removed afterwards; a failing run prints its counterexample.
+# PAN_MEMLIM (megabytes pan may use, default 4096), PAN_HASH (pan's -w: 2^N hash table slots,
+# default 25, 256 MB of table; a search of tens of millions of states slows down a lot with a
+# smaller table, and a larger one costs memory the small searches do not need). Everything is
+# built in a temporary directory, removed afterwards; a failing run prints its counterexample.
 set -euo pipefail
 
 model="$(cd "$(dirname "$0")" && pwd)/publication.pml"
@@ -15,6 +17,7 @@ SPIN=${SPIN:-spin}
 CC=${CC:-cc}
 PAN_DEPTH=${PAN_DEPTH:-100000}
 PAN_MEMLIM=${PAN_MEMLIM:-4096}
+PAN_HASH=${PAN_HASH:-25}
 defines=("$@")
 # spin runs the model through the C preprocessor, gcc's by default: the same compiler instead, so
 # that a machine with only the Swift toolchain's clang can run the check.
@@ -47,7 +50,7 @@ run() {
   (cd "$dir" && "$CC" -O2 -w -DSAFETY -DCOLLAPSE -DMEMLIM="$PAN_MEMLIM" -o pan pan.c > cc.log 2>&1) ||
     { cat "$dir/cc.log" >&2; fail "$label: compiling pan failed"; }
   local status=0
-  out=$(cd "$dir" && ./pan -m"$PAN_DEPTH" 2>&1) || status=$?
+  out=$(cd "$dir" && ./pan -m"$PAN_DEPTH" -w"$PAN_HASH" 2>&1) || status=$?
   if [ $status -ne 0 ] || ! grep -q '^Full statespace search for:' <<< "$out" \
      || ! grep -q 'errors: [0-9]' <<< "$out"; then
     echo "$out" >&2; fail "$label: pan did not finish (exit $status)"
@@ -86,6 +89,9 @@ echo "model protocol: $(summary)"
 #   NOGRACE       no grace period                      -> a read of a freed node (property 1)
 #   LATEENTER     root loaded before the slot is set   -> a read of a freed node (property 1)
 #   EARLYPUBLISH  root published before its new child  -> a child of another version (property 2)
+#   NOPIN         the writer ignores pins              -> a decline reads a freed node (property 4)
+#   LATEPIN       the reader pins after its exit       -> a decline reads a freed node (property 4)
+#   SWEEPPINNED   the sweep frees the pinned version   -> a decline reads a freed node (property 4)
 check_variant() {
   local variant=$1 expected=$2 what=$3
   run "$variant" "-D$variant"
@@ -108,4 +114,8 @@ check_variant() {
 check_variant NOGRACE 'node[r].live&&((stale[me]&(1<<r))==0)' 'a node freed without a grace period'
 check_variant LATEENTER 'node[r].live&&((stale[me]&(1<<r))==0)' 'a root loaded before the reader announces itself'
 check_variant EARLYPUBLISH 'node[c].stamp==expected' 'a root published before its child is written'
+# Property 4's assertions (the root or the child a decline reads) start the same way.
+check_variant NOPIN '((pinned[me]==ver)&&node[' 'a writer that frees a pinned version'
+check_variant LATEPIN '((pinned[me]==ver)&&node[' 'a pin stored after the lookup it keeps'
+check_variant SWEEPPINNED '((pinned[me]==ver)&&node[' 'a sweep of the retired list that frees the pinned version'
 echo "model: ok"
