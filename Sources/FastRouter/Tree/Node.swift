@@ -1,6 +1,3 @@
-#if arch(x86_64)
-import _Builtin_intrinsics.intel
-#endif
 
 /// A published node of the lookup tree: one immutable block of memory (docs/ARCHITECTURE.md,
 /// "The lookup tree").
@@ -86,24 +83,12 @@ struct Node: BitwiseCopyable {
     @inline(__always)
     func staticChildren(foundBy byte: UInt8, from start: Int) -> UInt32 {
         let block = UnsafeRawPointer(firstBytes).loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
-        var hits = Self.bitmask(block .== SIMD16(repeating: byte))
+        var hits = LaneMask.of(block .== SIMD16(repeating: byte))
         let left = staticCount &- start
         if left < 16 { hits &= (1 &<< UInt32(truncatingIfNeeded: left)) &- 1 }
         return hits
     }
 
-    /// One bit per lane of a 16-lane byte comparison: SSE2's movemask on x86-64, a portable
-    /// equivalent elsewhere.
-    @inline(__always)
-    private static func bitmask(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
-        #if arch(x86_64)
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
-        #else
-        var bits: UInt32 = 0
-        for lane in 0..<16 where mask[lane] { bits |= 1 << UInt32(lane) }
-        return bits
-        #endif
-    }
 
     /// The first segment of the prefix without its `/` (what siblings are ordered by).
     @inline(__always) var firstSegment: UnsafeBufferPointer<UInt8> {

@@ -146,24 +146,12 @@ extension ScratchState {
     /// path (`%`, NUL, non-ASCII).
     @inline(__always)
     private static func classify(_ block: SIMD16<UInt8>) -> (ends: UInt32, slash: UInt32, special: UInt32) {
-        (bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23))),
-         bitmask(block .== SIMD16(repeating: 0x2F)),
-         bitmask((block .== SIMD16(repeating: 0x25)) .| (block .== SIMD16(repeating: 0)))
-            | bitmask(unsafeBitCast(block, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0)))
+        (LaneMask.of((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23))),
+         LaneMask.of(block .== SIMD16(repeating: 0x2F)),
+         LaneMask.of((block .== SIMD16(repeating: 0x25)) .| (block .== SIMD16(repeating: 0)))
+            | LaneMask.highBits(block))
     }
 
-    /// One bit per lane of a 16-lane byte comparison: SSE2's movemask on x86-64, a portable
-    /// equivalent elsewhere.
-    @inline(__always)
-    private static func bitmask(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
-        #if arch(x86_64)
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
-        #else
-        var bits: UInt32 = 0
-        for lane in 0..<16 where mask[lane] { bits |= 1 << UInt32(lane) }
-        return bits
-        #endif
-    }
 
     /// Parses what follows the path at `pathEnd`: the query (decoded into the scratch) and the
     /// raw fragment. `false` for an invalid query.
@@ -225,9 +213,6 @@ extension ScratchState {
     }
 }
 
-#if arch(x86_64)
-import _Builtin_intrinsics.intel
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,6 +1,3 @@
-#if arch(x86_64)
-import _Builtin_intrinsics.intel
-#endif
 
 /// Lower-cased scheme names treated as web schemes (host = domain, path matched alone).
 /// Plain memory, read by every lookup without reference counting.
@@ -215,12 +212,12 @@ extension ScratchState {
         while true {
             // Bit i of each mask stands for byte index + i.
             let block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-            let ends = Self.bitmask((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23)))
+            let ends = LaneMask.of((block .== SIMD16(repeating: 0x3F)) .| (block .== SIMD16(repeating: 0x23)))
             // Only the block that holds the path's end needs its bytes past the end masked off.
             let inside: UInt32 = ends == 0 ? 0xFFFF : (UInt32(1) &<< UInt32(ends.trailingZeroBitCount)) &- 1
-            special |= (Self.highBits(block) | Self.bitmask((block .== SIMD16(repeating: 0)) .| (block .== SIMD16(repeating: 0x25))))
+            special |= (LaneMask.highBits(block) | LaneMask.of((block .== SIMD16(repeating: 0)) .| (block .== SIMD16(repeating: 0x25))))
                 & inside
-            var slashes = Self.bitmask(block .== SIMD16(repeating: 0x2F)) & inside
+            var slashes = LaneMask.of(block .== SIMD16(repeating: 0x2F)) & inside
             while slashes != 0 {
                 let slash = index &+ slashes.trailingZeroBitCount
                 if slash > segmentStart {
@@ -268,28 +265,7 @@ extension ScratchState {
         }
     }
 
-    /// One bit per byte of `block` whose high bit is set (a non-ASCII byte), byte i to bit i.
-    @inline(__always)
-    private static func highBits(_ block: SIMD16<UInt8>) -> UInt32 {
-        bitmask(unsafeBitCast(block, to: SIMD16<Int8>.self) .< SIMD16<Int8>(repeating: 0))
-    }
 
-    /// One bit per lane of a 16-lane byte comparison (lane i to bit i): SSE2's movemask on x86-64,
-    /// a portable equivalent elsewhere.
-    @inline(__always)
-    private static func bitmask(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
-        #if arch(x86_64)
-        return UInt32(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self)))
-        #else
-        let lanes = unsafeBitCast(mask, to: SIMD16<UInt8>.self)
-            & SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
-        // Multiplying by 0x0101... sums a word's bytes into its top byte; the bits are disjoint.
-        let low = (words[0] &* 0x0101_0101_0101_0101) &>> 56
-        let high = (words[1] &* 0x0101_0101_0101_0101) &>> 56
-        return UInt32(truncatingIfNeeded: low | high &<< 8)
-        #endif
-    }
 
     /// Records segment number `count` as it is written in the URL. `false` past 1024 segments.
     @inline(__always)
