@@ -13,7 +13,6 @@ extension RouterCore {
             for index in indexes {
                 for variant in variants(ofStored: index, state) {
                     let removed = editor.remove(variant, record: index)
-                    if removed == nil { print("MISSING", state.routes.pattern(of: index), variant.steps, options.caseInsensitivePaths); print(dump()) }
                     assert(removed != nil, "a stored route's expansion is missing from the tree")
                 }
             }
