@@ -169,6 +169,22 @@ import Testing
         #expect(removed.isReleased)
     }
 
+    /// fuzz-pattern: `/{x:(*LIMIT_MATCH=1}`. PCRE2 reported this unfinished verb past the regex's
+    /// end; the error's offset must still name a byte of the pattern (at most the constraint's
+    /// closing brace), not the end of the pattern.
+    @Test func regexErrorPastItsEndPointsIntoThePattern() {
+        for pattern in ["/{x:(*LIMIT_MATCH=1}", "/a/{x:(ab}", "/{x:[a-}"] {
+            let router = Router<Int>()
+            do {
+                try router.add(pattern, value: 1)
+                Issue.record("\(pattern) registered")
+            } catch {
+                #expect(error.code == .invalidRegex, "\(pattern): \(error)")
+                #expect(error.offset >= 0 && error.offset < pattern.utf8.count, "\(pattern): offset \(error.offset)")
+            }
+        }
+    }
+
     /// fuzz-pattern: `http://ekp%2Ftki&oco/m/maam`. A host escape decoding to a delimiter
     /// ('/', '@', ':', '?', '#') registers, but no URL can carry that host (URL hosts compare as
     /// written), so the route is unreachable and reverse routing refuses it. Any escape in a

@@ -45,7 +45,10 @@ package final class CompiledRegex: @unchecked Sendable {
             }
         }
         guard let compiled else {
-            throw RouterError(.invalidRegex, offset: patternOffset + errorOffset,
+            // PCRE2 points at the regex's end for an unfinished construct (the constraint's
+            // closing brace), and for some verbs past it: never further than that brace.
+            let inside = min(errorOffset, source.utf8.count)
+            throw RouterError(.invalidRegex, offset: patternOffset + inside,
                               "regex constraint does not compile: \(Self.errorMessage(errorCode))")
         }
         self.source = source
