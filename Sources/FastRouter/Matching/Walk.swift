@@ -178,17 +178,14 @@ struct Walker {
     private func literalChild(of node: Node, _ position: Int) -> (node: Node, end: Int)? {
         let count = node.staticCount
         if count == 0 { return nil }
-        if count > 64 { return searchedLiteralChild(of: node, position) }
-        let dispatch = input.bytes[position &+ 1]
-        var start = 0
-        while start < count {
-            var hits = node.staticChildren(foundBy: dispatch, from: start)
-            while hits != 0 {
-                let child = node.staticChild(at: start &+ hits.trailingZeroBitCount)
-                hits &= hits &- 1
-                if let end = continues(with: child, position) { return (child, end) }
-            }
-            start &+= 16
+        if count > 16 { return searchedLiteralChild(of: node, position) }
+        let bytes = input.bytes
+        let dispatch = bytes[position &+ 1]
+        var hits = node.staticChildren(foundBy: dispatch, from: 0)
+        while hits != 0 {
+            let child = node.staticChild(at: hits.trailingZeroBitCount)
+            hits &= hits &- 1
+            if let end = continues(with: child, position) { return (child, end) }
         }
         return nil
     }
