@@ -117,53 +117,44 @@ struct Walker {
     /// Walks the subtree of `start`, whose prefix begins at `position`.
     func visit(_ start: Node, _ position: Int) {
         if input.foldLimit == 0 {
-            visit(start, position, ExactBytes.self, prefixMatched: false)
+            visit(start, position, ExactBytes.self)
         } else {
-            visit(start, position, SomeFoldedBytes.self, prefixMatched: false)
+            visit(start, position, SomeFoldedBytes.self)
         }
     }
 
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
-    /// never tests ``WalkInput/foldLimit``. With `prefixMatched`, `position` is already past the
-    /// node's prefix (its parent compared it to choose it).
-    private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ mode: Mode.Type, prefixMatched: Bool) {
+    /// never tests ``WalkInput/foldLimit``.
+    private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ mode: Mode.Type) {
         var node = start
         var position = position
-        var skipPrefix = prefixMatched
         let bytes = input.bytes
         while true {
-            if !skipPrefix {
-                let length = node.prefixLength
-                if length != 0 {
-                    guard input.end &- position >= length else { return }
-                    if Mode.folds && position < input.foldLimit {
-                        guard foldedEqual(node.prefix, position, length) else { return }
-                    } else {
-                        guard exactEqual(node.prefix, position, length) else { return }
-                    }
-                    position &+= length
+            let length = node.prefixLength
+            if length != 0 {
+                guard input.end &- position >= length else { return }
+                if Mode.folds && position < input.foldLimit {
+                    guard foldedEqual(node.prefix, position, length) else { return }
+                } else {
+                    guard exactEqual(node.prefix, position, length) else { return }
                 }
+                position &+= length
             }
-            skipPrefix = false
             if position == input.end {
                 atEnd(node)
                 return
             }
-            // A prefix ends a segment: the URL must go on with the next one.
-            guard bytes[position] == UInt8(ascii: "/") else { return }
             let flags = node.flags
             if flags & 1 != 0 { return }
-            if Mode.folds && position &+ 1 < input.foldLimit {
+            if Mode.folds && position < input.foldLimit {
                 visitBranches(node, position, literal: nil, folded: true, mode)
                 return
             }
-            let literal = literalChild(of: node, position)
+            let literal = node.staticChild(startingWith: bytes[position])
             if flags & 2 == 0 {
                 // A single way on: no recursion.
                 guard let literal else { return }
-                node = literal.node
-                position = literal.end
-                skipPrefix = true
+                node = literal
                 continue
             }
             visitBranches(node, position, literal: literal, folded: false, mode)
@@ -171,75 +162,27 @@ struct Walker {
         }
     }
 
-    /// The literal child of `node` whose prefix the path continues with at `position` (a `/`),
-    /// whole segments: at most one, siblings differing in their first segment. Returns it and
-    /// where its prefix ends.
-    @inline(__always)
-    private func literalChild(of node: Node, _ position: Int) -> (node: Node, end: Int)? {
-        let count = node.staticCount
-        if count == 0 { return nil }
-        if count > 16 { return searchedLiteralChild(of: node, position) }
-        let bytes = input.bytes
-        let dispatch = bytes[position &+ 1]
-        var hits = node.staticChildren(foundBy: dispatch, from: 0)
-        while hits != 0 {
-            let child = node.staticChild(at: hits.trailingZeroBitCount)
-            hits &= hits &- 1
-            if let end = continues(with: child, position) { return (child, end) }
-        }
-        return nil
-    }
-
-    /// Where the path at `position` ends after `child`'s prefix, when it continues with it in
-    /// whole segments; `nil` otherwise.
-    @inline(__always)
-    private func continues(with child: Node, _ position: Int) -> Int? {
-        let length = child.prefixLength
-        guard input.end &- position >= length, exactEqual(child.prefix, position, length) else { return nil }
-        let end = position &+ length
-        return end == input.end || input.bytes[end] == UInt8(ascii: "/") ? end : nil
-    }
-
-    /// ``literalChild(of:_:)`` among many children: a binary search on their first segments,
-    /// which they are sorted by.
-    @inline(never)
-    private func searchedLiteralChild(of node: Node, _ position: Int) -> (node: Node, end: Int)? {
-        let start = position &+ 1
-        let segment = UnsafeBufferPointer(start: input.bytes + start, count: segmentEnd(from: start) &- start)
-        var low = 0
-        var high = node.staticCount
-        while low < high {
-            let middle = (low &+ high) &>> 1
-            let child = node.staticChild(at: middle)
-            let order = ByteComparison.order(segment, child.firstSegment)
-            if order == 0 { return continues(with: child, position).map { (child, $0) } }
-            if order < 0 { high = middle } else { low = middle &+ 1 }
-        }
-        return nil
-    }
-
-    /// Everything that may follow `node` at `position` (a `/` inside the path), best rank first.
-    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, literal: (node: Node, end: Int)?,
-                                               folded: Bool, _ mode: Mode.Type) {
+    /// Everything that may follow `node` at `position` (inside the path), best rank first.
+    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, literal: Node?, folded: Bool,
+                                               _ mode: Mode.Type) {
         let versionBefore = state.pointee.version
         // The rank of the branch under which the best was found at this node, 0 for none.
         var bestRank: UInt8 = 0
         if folded {
-            let byte = ASCII.lowercased(input.bytes[position &+ 1])
+            let byte = ASCII.lowercased(input.bytes[position])
             for index in 0..<node.staticCount where ASCII.lowercased(node.firstBytes[index]) == byte {
-                visit(node.staticChild(at: index), position, mode, prefixMatched: false)
+                visit(node.staticChild(at: index), position, mode)
             }
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         } else if let literal {
-            visit(literal.node, literal.end, mode, prefixMatched: true)
+            visit(literal, position, mode)
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         }
         let edgeCount = node.edgeCount
         let dynamic = edgeCount != 0 || node.hasParameter
-        // A dynamic edge takes the next segment, after its '/'.
-        let segmentStart = position &+ 1
+        // Dynamic edges sit where a segment starts; so does a wildcard's '/'.
         var segmentEnd = 0
-        if dynamic { segmentEnd = self.segmentEnd(from: segmentStart) }
+        if dynamic { segmentEnd = self.segmentEnd(from: position) }
         if edgeCount != 0 {
             for index in 0..<edgeCount {
                 let edge = node.edge(at: index)
@@ -247,7 +190,7 @@ struct Walker {
                 guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank) else { continue }
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
-                if accepts(edge, segmentStart, segmentEnd) { visit(edge.child, segmentEnd, mode, prefixMatched: false) }
+                if accepts(edge, position, segmentEnd) { visit(edge.child, segmentEnd, mode) }
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = rank }
             }
@@ -257,18 +200,18 @@ struct Walker {
             if shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: bestRank) {
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
-                push(Capture(start: Int32(truncatingIfNeeded: segmentStart),
-                             length: Int32(truncatingIfNeeded: segmentEnd &- segmentStart)))
-                visit(child, segmentEnd, mode, prefixMatched: false)
+                push(Capture(start: Int32(truncatingIfNeeded: position),
+                             length: Int32(truncatingIfNeeded: segmentEnd &- position)))
+                visit(child, segmentEnd, mode)
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = SegmentRank.parameter.rawValue }
             }
         }
         let wildcards = node.wildcardCount
-        if wildcards != 0 {
+        if wildcards != 0 && input.bytes[position] == UInt8(ascii: "/") {
             // The rest of the path, without its leading '/'.
-            let rest = Capture(start: Int32(truncatingIfNeeded: segmentStart),
-                               length: Int32(truncatingIfNeeded: input.end &- segmentStart))
+            let rest = Capture(start: Int32(truncatingIfNeeded: position &+ 1),
+                               length: Int32(truncatingIfNeeded: input.end &- position &- 1))
             let first = node.terminalCount
             for index in first..<(first &+ wildcards) {
                 let terminal = node.terminal(at: index)

@@ -1,13 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Equality of byte runs, exact or with ASCII letters folded, a machine word at a time: the
-/// comparisons the tree's prefixes, the URL scanner's scheme lookup and partial templates share (docs/SEMANTICS.md §3.2: scheme and host compare case-insensitively, path literals
+/// comparisons the trie's literal index, the URL scanner's scheme lookup and partial templates
+/// share (docs/SEMANTICS.md §3.2: scheme and host compare case-insensitively, path literals
 /// byte-exact unless the router folds them).
 enum ByteComparison {
     /// The mask keeping the first `count` bytes (1 to 8) of a little-endian word.
@@ -90,15 +83,5 @@ enum ByteComparison {
     @inline(__always)
     static func exactZeroBytes(_ word: UInt64) -> UInt64 {
         ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
-    }
-
-    /// Lexicographic order of two byte strings: negative, zero or positive.
-    static func order(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
-        let common = Swift.min(lhs.count, rhs.count)
-        if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
-            let byBytes = memcmp(left, right, common)
-            if byBytes != 0 { return Int(byBytes) }
-        }
-        return lhs.count &- rhs.count
     }
 }

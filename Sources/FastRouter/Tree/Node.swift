@@ -2,23 +2,23 @@
 /// A published node of the lookup tree: one immutable block of memory (docs/ARCHITECTURE.md,
 /// "The lookup tree").
 ///
-/// The tree is a radix tree over the segments of a canonical path (`/seg/seg...`): a node holds
-/// a literal `prefix` of whole segments (each with its leading `/`) the URL must continue with,
-/// then what may follow it, in the order a walk tries them (docs/SEMANTICS.md §3.1): literal
-/// children (found by the first byte of their first segment, their *dispatch byte*; siblings
-/// differ in their first segment), partial-segment and constraint edges and the
-/// plain-placeholder child (each takes the next `/segment`), the wildcards that take the rest,
-/// and the routes that end here (`terminals`).
+/// The tree is a radix tree over the bytes of a canonical path (`/seg/seg...`). A node holds
+/// a literal `prefix` the URL must continue with, then what may follow it, in the order a walk
+/// tries them (docs/SEMANTICS.md §3.1): literal children (by their first byte), partial-segment
+/// and constraint edges, the plain-placeholder child, and the routes ending here. A node whose
+/// prefix ends a segment holds the routes that end there (`terminals`) and the wildcards that
+/// take the rest (`wildcards`); a node whose prefix ends with `/` (or a table root) holds the
+/// dynamic edges for the segment that starts there.
 ///
 /// Once published a node never changes: an update writes new versions of the nodes on its path
 /// (see ``TreeEditor``), so a reader that loaded a root sees one consistent version. The block:
 ///
-///     header (40 bytes)
+///     header (32 bytes)
 ///     parameter child (8, when there is one)
 ///     literal children (8 each)
 ///     edges (24 each)
 ///     terminals, then wildcards (40 each)
-///     dispatch bytes of the literal children (1 each)
+///     first bytes of the literal children (1 each)
 ///     prefix bytes, then 16 zero bytes (word and 16-byte loads never leave the block)
 struct Node: BitwiseCopyable {
     /// The block's address. Nodes are compared by identity.
@@ -32,30 +32,27 @@ struct Node: BitwiseCopyable {
     /// cannot beat what it already holds. `Int64.min` when there is none.
     @inline(__always) var maxKey: Int64 { base.load(as: Int64.self) }
     @inline(__always) var prefixLength: Int { Int(base.load(fromByteOffset: 8, as: UInt32.self)) }
-    @inline(__always) var staticCount: Int { Int(base.load(fromByteOffset: 12, as: UInt32.self)) }
-    @inline(__always) var edgeCount: Int { Int(base.load(fromByteOffset: 16, as: UInt16.self)) }
-    @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 18, as: UInt16.self)) }
-    @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 20, as: UInt16.self)) }
-    /// Number of segments from the table root through the end of this node's prefix (the `/`
-    /// of its prefixes and of the dynamic edges on the way): a dynamic edge here takes segment
-    /// number `slashes`.
-    @inline(__always) var slashes: Int { Int(base.load(fromByteOffset: 22, as: UInt16.self)) }
-    @inline(__always) var hasParameter: Bool { base.load(fromByteOffset: 36, as: UInt8.self) != 0 }
-    /// Length of the prefix's first segment, its `/` included: what siblings are ordered by.
-    @inline(__always) var firstSegmentLength: Int { Int(base.load(fromByteOffset: 32, as: UInt32.self)) }
+    @inline(__always) var staticCount: Int { Int(base.load(fromByteOffset: 12, as: UInt16.self)) }
+    @inline(__always) var edgeCount: Int { Int(base.load(fromByteOffset: 14, as: UInt16.self)) }
+    @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 16, as: UInt16.self)) }
+    @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 18, as: UInt16.self)) }
+    /// Number of `/` from the table root through the end of this node's prefix: the segment a
+    /// dynamic edge here consumes has index `slashes - 1`.
+    @inline(__always) var slashes: Int { Int(base.load(fromByteOffset: 20, as: UInt16.self)) }
+    @inline(__always) var hasParameter: Bool { base.load(fromByteOffset: 22, as: UInt8.self) != 0 }
     /// True when the node has no literal child, edge, parameter child or wildcard: after its
     /// prefix the URL must end.
-    @inline(__always) var isLeafOnly: Bool { base.load(fromByteOffset: 37, as: UInt8.self) & 1 != 0 }
+    @inline(__always) var isLeafOnly: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 1 != 0 }
     /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``. One load for both.
-    @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 37, as: UInt8.self) }
+    @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 23, as: UInt8.self) }
     /// True when the node has edges, a parameter child or wildcards: a walk may branch here.
-    @inline(__always) var hasDynamic: Bool { base.load(fromByteOffset: 37, as: UInt8.self) & 2 != 0 }
+    @inline(__always) var hasDynamic: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 2 != 0 }
     /// Where the prefix bytes start in the block (the literal children's first bytes end there).
     @inline(__always) private var prefixOffset: Int { Int(base.load(fromByteOffset: 24, as: UInt32.self)) }
     /// Where the terminals start in the block.
     @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 28, as: UInt32.self)) }
 
-    static let headerSize = 40
+    static let headerSize = 32
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride
 
@@ -77,23 +74,24 @@ struct Node: BitwiseCopyable {
     @inline(__always) var firstBytes: UnsafePointer<UInt8> { UnsafePointer((base + firstByteOffset).assumingMemoryBound(to: UInt8.self)) }
     @inline(__always) var prefix: UnsafePointer<UInt8> { UnsafePointer((base + prefixOffset).assumingMemoryBound(to: UInt8.self)) }
 
-    /// Which of the literal children `start..<start + 16` are found by `byte` (bit i: child
-    /// `start + i`): sixteen dispatch bytes compared at once (the block has room for a whole
-    /// load past them, see ``make``).
+    /// The literal child whose prefix starts with `byte`, if any: sixteen first bytes compared
+    /// at once (the block has room for a whole load past them, see ``make``).
     @inline(__always)
-    func staticChildren(foundBy byte: UInt8, from start: Int) -> UInt32 {
-        let block = UnsafeRawPointer(firstBytes).loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
-        var hits = LaneMask.of(block .== SIMD16(repeating: byte))
-        let left = staticCount &- start
-        if left < 16 { hits &= (1 &<< UInt32(truncatingIfNeeded: left)) &- 1 }
-        return hits
+    func staticChild(startingWith byte: UInt8) -> Node? {
+        let count = staticCount
+        let bytes = UnsafeRawPointer(firstBytes)
+        var start = 0
+        while start < count {
+            let block = bytes.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
+            var hits = LaneMask.of(block .== SIMD16(repeating: byte))
+            let left = count &- start
+            if left < 16 { hits &= (1 &<< UInt32(truncatingIfNeeded: left)) &- 1 }
+            if hits != 0 { return staticChild(at: start &+ hits.trailingZeroBitCount) }
+            start &+= 16
+        }
+        return nil
     }
 
-
-    /// The first segment of the prefix without its `/` (what siblings are ordered by).
-    @inline(__always) var firstSegment: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: prefix + 1, count: firstSegmentLength &- 1)
-    }
 
     // MARK: Making and freeing
 
@@ -102,7 +100,7 @@ struct Node: BitwiseCopyable {
                      terminals: [Terminal], wildcards: [Terminal]) -> Node {
         let size = headerSize + (parameter == nil ? 0 : 8) + 8 * statics.count + edgeSize * edges.count
             + terminalSize * (terminals.count + wildcards.count) + statics.count + prefix.count + 16
-        precondition(statics.count <= Int(UInt32.max) && edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
+        precondition(statics.count <= 256 && edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
                      && wildcards.count <= Int(UInt16.max) && slashes <= Int(UInt16.max) && size <= Int(UInt32.max),
                      "a tree node outgrew its header")
         let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
@@ -115,17 +113,15 @@ struct Node: BitwiseCopyable {
         for edge in edges { maxKey = Swift.max(maxKey, edge.child.maxKey) }
         base.storeBytes(of: maxKey, as: Int64.self)
         base.storeBytes(of: UInt32(prefix.count), toByteOffset: 8, as: UInt32.self)
-        base.storeBytes(of: UInt32(statics.count), toByteOffset: 12, as: UInt32.self)
-        base.storeBytes(of: UInt16(edges.count), toByteOffset: 16, as: UInt16.self)
-        base.storeBytes(of: UInt16(terminals.count), toByteOffset: 18, as: UInt16.self)
-        base.storeBytes(of: UInt16(wildcards.count), toByteOffset: 20, as: UInt16.self)
-        base.storeBytes(of: UInt16(slashes), toByteOffset: 22, as: UInt16.self)
-        base.storeBytes(of: parameter == nil ? 0 : 1, toByteOffset: 36, as: UInt8.self)
-        let firstSegment = prefix.isEmpty ? 0 : (prefix.dropFirst().firstIndex(of: UInt8(ascii: "/")) ?? prefix.count)
-        base.storeBytes(of: UInt32(firstSegment), toByteOffset: 32, as: UInt32.self)
+        base.storeBytes(of: UInt16(statics.count), toByteOffset: 12, as: UInt16.self)
+        base.storeBytes(of: UInt16(edges.count), toByteOffset: 14, as: UInt16.self)
+        base.storeBytes(of: UInt16(terminals.count), toByteOffset: 16, as: UInt16.self)
+        base.storeBytes(of: UInt16(wildcards.count), toByteOffset: 18, as: UInt16.self)
+        base.storeBytes(of: UInt16(slashes), toByteOffset: 20, as: UInt16.self)
+        base.storeBytes(of: parameter == nil ? 0 : 1, toByteOffset: 22, as: UInt8.self)
         let leaf = parameter == nil && statics.isEmpty && edges.isEmpty && wildcards.isEmpty
         let dynamic = parameter != nil || !edges.isEmpty || !wildcards.isEmpty
-        base.storeBytes(of: (leaf ? 1 : 0) | (dynamic ? 2 : 0), toByteOffset: 37, as: UInt8.self)
+        base.storeBytes(of: (leaf ? 1 : 0) | (dynamic ? 2 : 0), toByteOffset: 23, as: UInt8.self)
         let staticOffset = headerSize + (parameter == nil ? 0 : 8)
         let terminalOffset = staticOffset + 8 * statics.count + edgeSize * edges.count
         let prefixOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count) + statics.count
@@ -136,7 +132,7 @@ struct Node: BitwiseCopyable {
         if let parameter { base.storeBytes(of: parameter.base, toByteOffset: headerSize, as: UnsafeMutableRawPointer.self) }
         for (index, child) in statics.enumerated() {
             base.storeBytes(of: child.base, toByteOffset: node.staticOffset + 8 * index, as: UnsafeMutableRawPointer.self)
-            base.storeBytes(of: child.prefix[1], toByteOffset: node.firstByteOffset + index, as: UInt8.self)
+            base.storeBytes(of: child.prefix[0], toByteOffset: node.firstByteOffset + index, as: UInt8.self)
         }
         for (index, edge) in edges.enumerated() {
             base.storeBytes(of: edge, toByteOffset: node.edgeOffset + edgeSize * index, as: Edge.self)

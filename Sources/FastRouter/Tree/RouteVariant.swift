@@ -3,7 +3,7 @@
 struct RouteVariant {
     /// What makes it a duplicate: its table, host rule, priority and path.
     var key: DuplicateKey
-    /// The path as the tree spells it: literal runs (`/users`), dynamic segments, then the end.
+    /// The path as the tree spells it: literal runs (`/users/`), dynamic segments, then the end.
     var steps: [PathStep]
     var expansion: Int
 
@@ -26,14 +26,16 @@ struct RouteVariant {
                 // valid URL holds (docs/SEMANTICS.md §3.2), so it never reads as a separator.
                 run += bytes.map { $0 == UInt8(ascii: "/") ? 0 : $0 }
             case .parameter:
-                // A dynamic step takes a whole "/segment", its separator included.
+                run.append(UInt8(ascii: "/"))
                 flush()
                 steps.append(.parameter)
             case .constrained(let constraint):
+                run.append(UInt8(ascii: "/"))
                 flush()
                 let pointer: UnsafeRawPointer? = if case .regex = constraint { resolved[index] } else { nil }
                 steps.append(.edge(code: BuiltinCode.of(constraint).rawValue, matcher: pointer))
             case .partial:
+                run.append(UInt8(ascii: "/"))
                 flush()
                 steps.append(.edge(code: BuiltinCode.partial.rawValue, matcher: resolved[index]))
             case .wildcard:
@@ -76,11 +78,11 @@ struct RouteVariant {
 
 /// One step of a path through the tree.
 enum PathStep {
-    /// Whole segments to follow, each with its leading `/` (`/repos/issues`).
+    /// Bytes to follow, separators included (`/repos/`).
     case literal([UInt8])
-    /// A plain placeholder: one whole segment, with its leading `/`.
+    /// A plain placeholder: one whole segment.
     case parameter
-    /// A segment (with its leading `/`) a built-in constraint, regex or partial template must accept.
+    /// A segment a built-in constraint, regex or partial template must accept.
     case edge(code: UInt8, matcher: UnsafeRawPointer?)
     /// The rest of the path.
     case wildcard

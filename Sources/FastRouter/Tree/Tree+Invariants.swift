@@ -7,7 +7,8 @@ enum TreeInvariants {
     static func check(_ roots: TableRoots, freed: [Node] = []) {
         var reachable = Set<UInt>()
         var captures = 0
-        check(roots.global, isRoot: true, slashes: 0, captures: 0, maxCaptures: &captures, reachable: &reachable)
+        check(roots.global, isRoot: true, pathEndsSegment: true, slashes: 0, captures: 0, maxCaptures: &captures,
+              reachable: &reachable)
         var schemes = Set<[UInt8]>()
         for index in 0..<roots.schemeCount {
             let entry = roots.scheme(at: index)
@@ -15,7 +16,8 @@ enum TreeInvariants {
             precondition(schemes.insert(name).inserted, "invariant: one table per scheme")
             precondition(name.allSatisfy { ASCII.lowercased($0) == $0 }, "invariant: scheme names are lower-cased")
             precondition(!entry.root.isEmptyRoot, "invariant: an empty scheme table is dropped")
-            check(entry.root, isRoot: true, slashes: 0, captures: 0, maxCaptures: &captures, reachable: &reachable)
+            check(entry.root, isRoot: true, pathEndsSegment: true, slashes: 0, captures: 0, maxCaptures: &captures,
+                  reachable: &reachable)
         }
         precondition(captures <= roots.maxCaptures, "invariant: maxCaptures covers every route's parameters")
         for node in freed {
@@ -23,26 +25,28 @@ enum TreeInvariants {
         }
     }
 
-    /// Checks `node` and its subtree. `captures`: parameters passed on the way here.
-    private static func check(_ node: Node, isRoot: Bool, slashes: Int, captures: Int,
+    /// Checks `node` and its subtree. `pathEndsSegment`: the bytes before the node's prefix end
+    /// a segment (a table root, or after a dynamic edge); `captures`: parameters passed on the
+    /// way here.
+    private static func check(_ node: Node, isRoot: Bool, pathEndsSegment: Bool, slashes: Int, captures: Int,
                               maxCaptures: inout Int, reachable: inout Set<UInt>) {
         precondition(reachable.insert(UInt(bitPattern: node.base)).inserted, "invariant: the tree is a tree (one parent per node)")
         let prefix = node.prefixBytes
         let slashesHere = slashes + prefix.filter { $0 == UInt8(ascii: "/") }.count
         precondition(node.slashes == slashesHere, "invariant: a node counts the '/' from its table root")
-        if !prefix.isEmpty {
-            // Whole segments, each with its '/', none empty: prefixes end where a segment ends.
-            precondition(prefix.first == UInt8(ascii: "/") && prefix.last != UInt8(ascii: "/")
-                         && !zip(prefix, prefix.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: "/") },
-                         "invariant: a prefix is whole non-empty segments")
-        }
-        if isRoot { precondition(prefix.isEmpty, "invariant: a table root has no prefix") }
+        // Where the node's path ends: at a segment's end, or right after its '/'.
+        let endsSegment = prefix.isEmpty ? pathEndsSegment : prefix.last != UInt8(ascii: "/")
+        let startsSegment = prefix.isEmpty ? !pathEndsSegment : prefix.last == UInt8(ascii: "/")
         let hasOwn = node.terminalCount > 0 || node.wildcardCount > 0
         if !isRoot {
             precondition(hasOwn || node.staticCount + node.edgeCount > 0 || node.hasParameter,
                          "invariant: no node without routes below it")
             precondition(hasOwn || node.hasParameter || node.edgeCount > 0 || node.staticCount != 1,
                          "invariant: no chain of nodes a single one could hold")
+        }
+        if hasOwn { precondition(endsSegment, "invariant: routes end where a segment ends") }
+        if node.hasParameter || node.edgeCount > 0 {
+            precondition(startsSegment, "invariant: dynamic segments start after a '/'")
         }
         var maxKey = Int64.min
         for index in 0..<(node.terminalCount + node.wildcardCount) {
@@ -63,24 +67,14 @@ enum TreeInvariants {
         }
         maxCaptures = max(maxCaptures, captures + (node.wildcardCount > 0 ? 1 : 0))
         var previous = -1
-        var previousSegment: [UInt8]?
         for index in 0..<node.staticCount {
             let child = node.staticChild(at: index)
-            let childPrefix = child.prefixBytes
-            precondition(childPrefix.count >= 2, "invariant: literal children have a prefix")
-            precondition(Int(node.firstBytes[index]) >= previous, "invariant: literal children sorted by dispatch byte")
-            precondition(node.firstBytes[index] == childPrefix[1], "invariant: dispatch bytes index their children")
-            let segmentEnd = childPrefix.dropFirst().firstIndex(of: UInt8(ascii: "/")) ?? childPrefix.count
-            let firstSegment = Array(childPrefix[..<segmentEnd])
-            if let previousSegment {
-                precondition(previousSegment.lexicographicallyPrecedes(firstSegment.dropFirst()),
-                             "invariant: literal children sorted by distinct first segments")
-            }
-            previousSegment = Array(firstSegment.dropFirst())
-            precondition(child.firstSegmentLength == firstSegment.count, "invariant: a node knows its first segment")
+            precondition(child.prefixLength > 0, "invariant: literal children have a prefix")
+            precondition(Int(node.firstBytes[index]) > previous, "invariant: literal children sorted by distinct first bytes")
+            precondition(node.firstBytes[index] == child.prefix[0], "invariant: first bytes index their children")
             previous = Int(node.firstBytes[index])
-            check(child, isRoot: false, slashes: slashesHere, captures: captures, maxCaptures: &maxCaptures,
-                  reachable: &reachable)
+            check(child, isRoot: false, pathEndsSegment: endsSegment, slashes: slashesHere, captures: captures,
+                  maxCaptures: &maxCaptures, reachable: &reachable)
             maxKey = max(maxKey, child.maxKey)
         }
         var lastRank = UInt8.max
@@ -92,12 +86,12 @@ enum TreeInvariants {
             if edge.code == BuiltinCode.partial.rawValue {
                 count = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher!)._withUnsafeGuaranteedRef { $0.parameterCount }
             }
-            check(edge.child, isRoot: false, slashes: slashesHere + 1, captures: captures + count,
+            check(edge.child, isRoot: false, pathEndsSegment: true, slashes: slashesHere, captures: captures + count,
                   maxCaptures: &maxCaptures, reachable: &reachable)
             maxKey = max(maxKey, edge.child.maxKey)
         }
         if node.hasParameter {
-            check(node.parameterChild, isRoot: false, slashes: slashesHere + 1, captures: captures + 1,
+            check(node.parameterChild, isRoot: false, pathEndsSegment: true, slashes: slashesHere, captures: captures + 1,
                   maxCaptures: &maxCaptures, reachable: &reachable)
             maxKey = max(maxKey, node.parameterChild.maxKey)
         }

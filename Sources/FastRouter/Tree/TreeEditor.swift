@@ -155,15 +155,18 @@ struct TreeEditor {
     }
 
     /// Enters the child behind a dynamic edge, whose own prefix (merged from a chain) must be
-    /// the first segments of the `next` step's bytes; splits it where they part. Returns the node
-    /// reached and how many bytes of `next` its prefix matched.
+    /// the start of the `next` step's bytes; splits it where they part. Returns the node reached
+    /// and how many bytes of `next` its prefix matched.
     private mutating func enterDynamic(_ slot: inout EditChild, before next: PathStep?,
                                        creating: Bool) -> (Int, Int)? {
         let index = editable(&slot)
         let prefixCount = nodes[index].prefix.count
         if prefixCount == 0 { return (index, 0) }
         var common = 0
-        if case .literal(let bytes)? = next { common = Self.sharedSegments(nodes[index].prefix, bytes[...]) }
+        if case .literal(let bytes)? = next {
+            let limit = min(prefixCount, bytes.count)
+            while common < limit && nodes[index].prefix[common] == bytes[common] { common += 1 }
+        }
         if common == prefixCount { return (index, common) }
         guard creating else { return nil }
         let upper = makeNode(prefix: Array(nodes[index].prefix[..<common]))
@@ -173,50 +176,37 @@ struct TreeEditor {
         return (upper, common)
     }
 
-    /// Follows (or makes) the literal children spelling `bytes` from `offset` (whole segments),
-    /// splitting a child whose prefix only begins with them.
+    /// Follows (or makes) the literal children spelling `bytes` from `offset`, splitting a child
+    /// whose prefix only begins with them.
     private mutating func literalPath(from start: Int, _ bytes: [UInt8], start offset: Int,
                                       creating: Bool) -> Int? {
         var index = start
         var at = offset
         while at < bytes.count {
-            // Children are ordered and found by their first segment.
-            let segmentEnd = bytes[(at + 1)...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
-            let segment = bytes[(at + 1)..<segmentEnd]
-            var low = 0
-            var high = nodes[index].statics.count
-            var found = -1
-            while low < high {
-                let middle = (low + high) / 2
-                let order = segment.withUnsafeBufferPointer { segment in
-                    withPrefix(of: nodes[index].statics[middle]) { prefix in
-                        let end = prefix.dropFirst().firstIndex(of: UInt8(ascii: "/")) ?? prefix.count
-                        return ByteComparison.order(segment, UnsafeBufferPointer(rebasing: prefix[1..<end]))
-                    }
-                }
-                if order == 0 {
-                    found = middle
-                    break
-                }
-                if order < 0 { high = middle } else { low = middle + 1 }
-            }
-            guard found >= 0 else {
+            let byte = bytes[at]
+            let count = nodes[index].statics.count
+            var position = 0
+            while position < count && firstByte(of: nodes[index].statics[position]) < byte { position += 1 }
+            guard position < count, firstByte(of: nodes[index].statics[position]) == byte else {
                 guard creating else { return nil }
                 let fresh = makeNode(prefix: Array(bytes[at...]))
-                nodes[index].statics.insert(.editing(fresh), at: low)
+                nodes[index].statics.insert(.editing(fresh), at: position)
                 return fresh
             }
-            let common = withPrefix(of: nodes[index].statics[found]) { Self.sharedSegments($0, bytes[at...]) }
-            var slot = nodes[index].statics[found]
+            var slot = nodes[index].statics[position]
             let childIndex = editable(&slot)
-            nodes[index].statics[found] = slot
-            if common < nodes[childIndex].prefix.count {
+            nodes[index].statics[position] = slot
+            let prefixCount = nodes[childIndex].prefix.count
+            var common = 0
+            let limit = min(prefixCount, bytes.count - at)
+            while common < limit && nodes[childIndex].prefix[common] == bytes[at + common] { common += 1 }
+            if common < prefixCount {
                 guard creating else { return nil }
-                // Split: the shared segments become a node of their own above the child.
+                // Split: the shared bytes become a node of their own above the child.
                 let upper = makeNode(prefix: Array(nodes[childIndex].prefix[..<common]))
                 nodes[childIndex].prefix.removeFirst(common)
                 nodes[upper].statics = [.editing(childIndex)]
-                nodes[index].statics[found] = .editing(upper)
+                nodes[index].statics[position] = .editing(upper)
                 index = upper
             } else {
                 index = childIndex
@@ -226,32 +216,10 @@ struct TreeEditor {
         return index
     }
 
-    /// How many leading bytes `lhs` and `rhs` share in whole segments: the longest common prefix
-    /// that ends where both end or continue with `/`. Both start with `/`.
-    static func sharedSegments<L: RandomAccessCollection<UInt8>, R: RandomAccessCollection<UInt8>>(
-        _ lhs: L, _ rhs: R) -> Int where L.Index == Int, R.Index == Int {
-        let limit = min(lhs.count, rhs.count)
-        var common = 0
-        while common < limit && lhs[lhs.startIndex + common] == rhs[rhs.startIndex + common] { common += 1 }
-        func boundary<C: RandomAccessCollection<UInt8>>(_ bytes: C, _ at: Int) -> Bool where C.Index == Int {
-            at == bytes.count || bytes[bytes.startIndex + at] == UInt8(ascii: "/")
-        }
-        while common > 0 && !(boundary(lhs, common) && boundary(rhs, common)) { common -= 1 }
-        return common
-    }
-
-    /// The byte literal children are ordered and found by: the first byte of their first segment.
-    private func dispatchByte(of child: EditChild) -> UInt8 {
+    private func firstByte(of child: EditChild) -> UInt8 {
         switch child {
-        case .published(let node): return node.prefix[1]
-        case .editing(let index): return nodes[index].prefix[1]
-        }
-    }
-
-    private func withPrefix<R>(of child: EditChild, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        switch child {
-        case .published(let node): return body(UnsafeBufferPointer(start: node.prefix, count: node.prefixLength))
-        case .editing(let index): return nodes[index].prefix.withUnsafeBufferPointer(body)
+        case .published(let node): return node.prefix[0]
+        case .editing(let index): return nodes[index].prefix[0]
         }
     }
 
@@ -318,11 +286,10 @@ struct TreeEditor {
                 }
             }
         }
-        // A dynamic edge takes a '/' and a segment.
-        let parameter = edit.parameter.flatMap { freezeChild($0, parentSlashes: slashes + 1) }
+        let parameter = edit.parameter.flatMap { freezeChild($0, parentSlashes: slashes) }
         var edges: [Edge] = []
         for entry in edit.edges {
-            if let child = freezeChild(entry.child, parentSlashes: slashes + 1) {
+            if let child = freezeChild(entry.child, parentSlashes: slashes) {
                 edges.append(Edge(child: child.node, matcher: entry.matcher, code: entry.code))
             }
         }
