@@ -78,14 +78,11 @@ package final class MatchScratch {
     package func next() -> LookupStatus {
         guard state.pointee.current != nil, let core = state.pointee.core else { return .noMatch }
         // A C caller may have freed the router: then there is nothing left to walk.
-        let status = LiveRouters.whileLive(state.pointee.coreIdentity) {
-            core._withUnsafeGuaranteedRef { $0.decline(into: self) }
-        }
-        guard let status else {
+        guard LiveRouters.contains(state.pointee.coreIdentity) else {
             clearResult()
             return .noMatch
         }
-        return status
+        return core._withUnsafeGuaranteedRef { $0.decline(into: self) }
     }
 
     /// Forgets the last result, and lets writers free the version it pinned.
