@@ -137,7 +137,7 @@ package final class RouterCore: @unchecked Sendable {
         state.pointee.core = Unmanaged.passUnretained(self)
         state.pointee.coreIdentity = identity
         if mayDecline {
-            state.pointee.keepForDeclines(input, urlLength: url.count)
+            state.pointee.keepForDeclines(input)
         }
         return .found
     }

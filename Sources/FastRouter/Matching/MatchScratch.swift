@@ -312,7 +312,7 @@ struct ScratchState {
     }
 
     /// Keeps `input` for declines, copying the path into this scratch when it is the caller's.
-    mutating func keepForDeclines(_ input: WalkInput, urlLength: Int) {
+    mutating func keepForDeclines(_ input: WalkInput) {
         guard !slowPath, input.end > input.start else {
             declineInput = input
             return

@@ -1,33 +1,8 @@
 /// Equality of byte runs, exact or with ASCII letters folded, a machine word at a time: the
-/// comparisons the trie's literal index, the URL scanner's scheme lookup and partial templates
-/// share (docs/SEMANTICS.md §3.2: scheme and host compare case-insensitively, path literals
+/// comparisons the URL scanner's scheme lookup, host rules, the tree's editor and partial
+/// templates share (docs/SEMANTICS.md §3.2: scheme and host compare case-insensitively, path literals
 /// byte-exact unless the router folds them).
 enum ByteComparison {
-    /// The mask keeping the first `count` bytes (1 to 8) of a little-endian word.
-    @inline(__always)
-    static func headMask(_ count: Int) -> UInt64 {
-        // A masking shift of a truncated amount: one `shr`, no range check.
-        UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- count &* 8)
-    }
-
-    /// Whether `count` bytes at `lhs` and `rhs` are equal (exactly, or with ASCII letters
-    /// folded), both readable a whole word past any of their positions.
-    @inline(__always)
-    static func paddedEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int,
-                            folded: Bool) -> Bool {
-        guard let index = wholeWordsEqual(lhs, rhs, count, folded: folded) else { return false }
-        guard index < count else { return true }
-        // The tail: one more whole word from each side, masked to the bytes that count.
-        let mask = headMask(count &- index)
-        var a = UnsafeRawPointer(lhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
-        var b = UnsafeRawPointer(rhs).loadUnaligned(fromByteOffset: index, as: UInt64.self) & mask
-        if folded {
-            a = foldWord(a)
-            b = foldWord(b)
-        }
-        return a == b
-    }
-
     /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a
     /// call to memcmp). Returns where the remaining tail starts, or `nil` when a word differs.
     @inline(__always)

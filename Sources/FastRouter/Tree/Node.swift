@@ -175,7 +175,7 @@ struct Edge: BitwiseCopyable {
     var code: UInt8
 
     /// Partial segments rank above constraints (docs/SEMANTICS.md §3.1).
-    var rank: SegmentRank { code == BuiltinCode.partial.rawValue ? .partial : .constraint }
+    var rank: SegmentRank { Self.rank(of: code) }
 }
 
 /// One expansion of one route, where its path ends (or where its wildcard starts).

@@ -350,6 +350,7 @@ enum EditChild {
 }
 
 extension Edge {
+    /// The rank of an edge with `code` (docs/SEMANTICS.md §3.1).
     static func rank(of code: UInt8) -> SegmentRank { code == BuiltinCode.partial.rawValue ? .partial : .constraint }
 }
 

@@ -318,13 +318,13 @@ extension ScratchState {
         var index = start
         while true {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            var stop = zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
+            var stop = ByteComparison.zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
             if index + 8 > limit {
                 // Bytes at or past the limit (the query's '?') end the segment too.
                 stop |= 0x8080_8080_8080_8080 << (UInt64(limit - index) * 8)
             }
             // Zero-byte tests may misfire only above a real zero byte, so masking keeps them exact.
-            let flags = (word & 0x8080_8080_8080_8080) | zeroBytes(word) | zeroBytes(word ^ 0x2525_2525_2525_2525)
+            let flags = (word & 0x8080_8080_8080_8080) | ByteComparison.zeroBytes(word) | ByteComparison.zeroBytes(word ^ 0x2525_2525_2525_2525)
             if stop != 0 {
                 let taken = stop.trailingZeroBitCount / 8
                 if taken > 0 { special |= flags & (UInt64.max >> UInt64(64 - 8 * taken)) }
@@ -333,13 +333,6 @@ extension ScratchState {
             special |= flags
             index += 8
         }
-    }
-
-    /// A high bit set in each byte of `word` that is zero, exact up to and including the lowest
-    /// zero byte (higher ones may be false positives after it, which callers mask off).
-    @inline(__always)
-    static func zeroBytes(_ word: UInt64) -> UInt64 {
-        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 }
 
