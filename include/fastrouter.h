@@ -30,7 +30,7 @@
 ** fr_router_free(NULL) and fr_match_free(NULL) do nothing. Out-parameters documented as optional
 ** may be NULL when the caller does not want them.
 **
-** STATUS CODES. Functions that return int return a status. FR_OK and FR_NOMATCH are outcomes;
+** STATUS CODES. Functions that return int return a status. FR_OK, FR_NOMATCH and FR_NOMETHOD are outcomes;
 ** negative values are errors, and fr_strerror() describes each. The same codes are the raw values
 ** of RouterError.Code in the Swift API. Out-parameters are written on FR_OK; on any other status
 ** an fr_str out-parameter that was given is set to {NULL, 0}, an fr_error to the failure, and the
@@ -97,6 +97,7 @@ const char *fr_version(void);
 enum {
     FR_OK         = 0,   /* success, or a route matched */
     FR_NOMATCH    = 1,   /* no (further) route matches the URL; not an error */
+    FR_NOMETHOD   = 2,   /* routes match the URL but none accepts the method (HTTP 405); see fr_match_allow */
     FR_EINVAL     = -1,  /* invalid argument: NULL pointer, reserved route id, unknown flag, missing value */
     FR_EPATTERN   = -2,  /* the pattern does not follow the pattern language; see fr_error.offset */
     FR_EREGEX     = -3,  /* a regex constraint does not compile (PCRE2 message and offset) */
@@ -109,7 +110,8 @@ enum {
 enum {
     FR_CASE_INSENSITIVE   = 1u << 0,  /* compare path literals ASCII case-insensitively (never regexes) */
     FR_NO_GLOBAL_FALLBACK = 1u << 1,  /* a URL with a scheme is matched against its scheme's table only */
-    FR_NO_PLUS_AS_SPACE   = 1u << 2   /* keep '+' in query keys and values instead of decoding it as a space */
+    FR_NO_PLUS_AS_SPACE   = 1u << 2,  /* keep '+' in query keys and values instead of decoding it as a space */
+    FR_NO_HEAD_FALLBACK   = 1u << 3   /* a HEAD lookup takes only routes that accept HEAD, never GET's */
 };
 
 #define FR_NO_ROUTE UINT64_MAX        /* "no route": fr_match_route_id without a match; reserved as a route id */
@@ -150,7 +152,8 @@ typedef struct fr_router fr_router;   /* opaque, thread-safe */
 /*
 ** fr_router_new — creates an empty router.
 **
-** flags: 0 or a bitwise OR of FR_CASE_INSENSITIVE, FR_NO_GLOBAL_FALLBACK and FR_NO_PLUS_AS_SPACE.
+** flags: 0 or a bitwise OR of FR_CASE_INSENSITIVE, FR_NO_GLOBAL_FALLBACK, FR_NO_PLUS_AS_SPACE and
+**        FR_NO_HEAD_FALLBACK.
 **        Only http and https are web schemes (host matched as a domain); every other scheme
 **        treats its host as the first path segment.
 ** Returns a new router owned by the caller (release it with fr_router_free), or NULL when flags
@@ -187,6 +190,24 @@ void fr_router_free(fr_router *router);
 */
 int fr_router_add(fr_router *router, const char *pattern, size_t pattern_len, int32_t priority,
                   uint64_t route_id, fr_error *err);
+
+/*
+** fr_router_add_methods — registers a route that accepts only some HTTP methods.
+**
+** methods:  methods_len bytes: a comma-separated list of method tokens (RFC 9110 tokens, compared
+**           case-sensitively: "GET,POST", "PURGE", "PROPFIND"; spaces around a comma are
+**           ignored), or "" or "*" for any method (what fr_router_add registers). NULL with
+**           length 0 is "". A router knows at most 64 distinct method names.
+** The other arguments are fr_router_add's. Two routes whose patterns are duplicates are
+** duplicates only when their method sets overlap: "GET /a" and "POST /a" are two routes,
+** "GET,POST /a" and "POST /a" give FR_EDUPLICATE; a route for any method overlaps every set.
+** Returns fr_router_add's statuses; FR_EINVAL also for an empty or invalid token (err->message
+** names it), "*" among other methods, or a 65th distinct method name.
+** Thread-safe like fr_router_add.
+*/
+int fr_router_add_methods(fr_router *router, const char *methods, size_t methods_len,
+                          const char *pattern, size_t pattern_len, int32_t priority,
+                          uint64_t route_id, fr_error *err);
 
 /*
 ** fr_router_remove — removes every route registered with route_id.
@@ -301,6 +322,24 @@ void fr_match_free(fr_match *match);
 int fr_router_match(const fr_router *router, const char *url, size_t url_len, fr_match *match);
 
 /*
+** fr_router_match_method — finds the best route for a request: a method and a URL.
+**
+** method: method_len bytes, one RFC 9110 token compared case-sensitively ("GET", "PURGE"); an
+**         empty method (NULL with length 0 too) is a lookup without a method, exactly
+**         fr_router_match; a byte that is not a token character gives FR_EINVAL.
+** The other arguments are fr_router_match's. Candidates are the routes that match the URL and
+** accept the method, in the usual precedence order (a method set does not make a route more
+** specific); a route registered without methods accepts every method. When no route for the
+** URL accepts HEAD, the routes accepting GET serve a HEAD request (unless FR_NO_HEAD_FALLBACK).
+** Returns FR_OK (read the result with the fr_match_* accessors; fr_match_next walks the same
+** filtered candidates), FR_NOMATCH (no route matches the URL), FR_NOMETHOD (routes match the URL
+** but none accepts the method: answer 405 with the value of fr_match_allow), FR_EURL or
+** FR_EINVAL. Same thread rule and allocation rule as fr_router_match.
+*/
+int fr_router_match_method(const fr_router *router, const char *method, size_t method_len,
+                           const char *url, size_t url_len, fr_match *match);
+
+/*
 ** fr_match_next — declines the current result and moves to the next candidate, in precedence
 ** order (priority, then specificity, then registration order), for handler chains.
 **
@@ -311,6 +350,21 @@ int fr_router_match(const fr_router *router, const char *url, size_t url_len, fr
 ** Same thread rule and allocation rule as fr_router_match.
 */
 int fr_match_next(fr_match *match);
+
+/*
+** fr_match_allow — the value of an Allow header after FR_NOMETHOD: the methods the routes
+** matching the URL accept, e.g. "GET, HEAD, POST". Standard methods come first in RFC 9110 order
+** (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE), then the others (PATCH, PURGE, ...) in
+** the order the router first saw them; HEAD is listed when GET is, unless FR_NO_HEAD_FALLBACK.
+**
+** match:  the fr_match whose last fr_router_match_method returned FR_NOMETHOD; NULL gives FR_EINVAL.
+** buf, cap: where the value and a NUL go; buf may be NULL when cap is 0 (to ask for the size).
+** needed: optional; receives the value's length (without the NUL) whatever the status.
+** Returns FR_OK; FR_ENOMEM when cap < *needed + 1, and then buf is left untouched; FR_ENOTFOUND
+** (and an empty value) unless the last lookup on match returned FR_NOMETHOD; FR_EINVAL.
+** Never allocates; the value stays available until the next lookup on match.
+*/
+int fr_match_allow(const fr_match *match, char *buf, size_t cap, size_t *needed);
 
 /*
 ** fr_match_route_id — the route id of the current result.
