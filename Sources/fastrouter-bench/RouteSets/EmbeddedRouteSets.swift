@@ -334,6 +334,24 @@ extension EmbeddedPathSet {
             100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119,
             120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139,
             140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156,
+        ],
+        methods: [
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET",
         ]
     )
 
@@ -702,6 +720,29 @@ extension EmbeddedPathSet {
             108, 110, 109, 111, 112, 113, 112, 113, 114, 115, 116, 117, 118, 119, 120, 120, 121, 122, 123, 124,
             125, 126, 127, 128, 129, 130, 131, 132, 132, 132, 133, 134, 135, 136, 137, 138, 137, 137, 139, 140,
             141, 140, 141,
+        ],
+        methods: [
+            "GET", "GET", "POST", "DELETE", "GET", "DELETE", "DELETE", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "PUT",
+            "PUT", "GET", "GET", "PUT", "DELETE", "GET", "GET", "GET", "GET", "PUT",
+            "DELETE", "GET", "GET", "GET", "GET", "PUT", "DELETE", "GET", "PUT", "DELETE",
+            "GET", "GET", "GET", "POST", "PUT", "DELETE", "GET", "POST", "DELETE", "GET",
+            "POST", "GET", "POST", "GET", "POST", "GET", "POST", "GET", "POST", "GET",
+            "GET", "GET", "GET", "GET", "POST", "GET", "GET", "GET", "POST", "GET",
+            "GET", "GET", "POST", "DELETE", "GET", "POST", "DELETE", "PUT", "DELETE", "GET",
+            "GET", "GET", "POST", "DELETE", "GET", "GET", "GET", "POST", "POST", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "DELETE", "GET", "GET", "PUT",
+            "DELETE", "GET", "GET", "POST", "DELETE", "GET", "GET", "PUT", "DELETE", "GET",
+            "GET", "PUT", "DELETE", "GET", "GET", "GET", "POST", "GET", "GET", "GET",
+            "PUT", "GET", "PUT", "GET", "GET", "GET", "GET", "POST", "POST", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "DELETE", "GET", "GET", "PUT",
+            "DELETE", "GET", "GET", "POST", "GET", "DELETE", "GET", "GET", "GET", "GET",
+            "GET", "POST", "DELETE", "GET", "GET", "DELETE", "GET", "POST", "GET", "GET",
+            "POST", "POST", "DELETE", "POST", "GET", "GET", "POST", "DELETE", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "POST", "GET", "GET", "GET", "GET",
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "POST", "DELETE",
+            "GET", "GET", "GET", "GET", "GET", "GET", "PUT", "DELETE", "GET", "GET",
+            "GET", "POST", "DELETE",
         ]
     )
 
@@ -740,6 +781,10 @@ extension EmbeddedPathSet {
         ],
         routeOfURL: [
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 11,
+        ],
+        methods: [
+            "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET", "GET",
+            "POST", "GET", "DELETE",
         ]
     )
 
@@ -794,6 +839,11 @@ extension EmbeddedPathSet {
         routeOfURL: [
             0, 1, 1, 0, 1, 2, 3, 4, 4, 2, 4, 5, 6, 7, 7, 6, 7, 8, 9, 10,
             11, 12, 12, 11, 12, 13,
+        ],
+        methods: [
+            "POST", "GET", "PUT", "GET", "DELETE", "POST", "GET", "GET", "PUT", "GET",
+            "DELETE", "POST", "POST", "GET", "PUT", "GET", "DELETE", "POST", "POST", "POST",
+            "POST", "GET", "PUT", "GET", "DELETE", "POST",
         ]
     )
 

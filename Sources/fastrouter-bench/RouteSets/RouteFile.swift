@@ -9,7 +9,9 @@ import Foundation
 /// `#` are skipped in both. Lines are read as ``RouteLinter`` reads them (``RouteLineIndex``): a
 /// line naming an earlier line's route (same table, host, priority and segment shapes, parameter
 /// names aside: docs/SEMANTICS.md §3.6) with another method is merged into it; naming it again
-/// otherwise is a duplicate, which the router refuses. Methods are otherwise ignored.
+/// otherwise is a duplicate, which the router refuses. That is the set looked up without a
+/// method. When a line has a method, the file is also read with its methods
+/// (``methodVariant(lines:routeOfLine:requests:urlMethods:)``): every line a route of its own.
 ///
 /// Without `--urls`, the URLs come from `urls/NAME.urls` or `NAME.urls` beside the routes file
 /// when one exists with one URL per route line (the layout of the shipped route sets), and
@@ -28,6 +30,7 @@ enum RouteFile {
         // The benchmark's routers use the default options.
         var index = RouteLineIndex(core: Router<Void>().core)
         var routeOfFirstLine: [Int: Int] = [:]
+        var parsedLines: [RouteLine] = []
         for (routeNumber, routeLine) in routeLines {
             let line: RouteLine
             do {
@@ -35,6 +38,7 @@ enum RouteFile {
             } catch {
                 throw FormatError(description: "\(routesPath):\(routeNumber): \(error.message)")
             }
+            parsedLines.append(line)
             let (reading, keys) = index.read(line)
             if case .anotherMethod(let first) = reading {
                 routeOfLine.append(routeOfFirstLine[first]!)
@@ -63,16 +67,20 @@ enum RouteFile {
             }
             return RouteSet(name: name, summary: "routes from \(routesPath), one URL built per route\(note)", kind: .custom,
                             routes: routes, requests: requests,
-                            origin: "\(routesPath), URLs built by Router.exampleURLs()")
+                            origin: "\(routesPath), URLs built by Router.exampleURLs()",
+                            methodVariant: methodVariant(lines: parsedLines, routeOfLine: routeOfLine, requests: requests,
+                                                         urlMethods: nil))
         }
         let urlLines = try lines(of: urlsPath)
         guard routeLines.count == urlLines.count else {
             throw FormatError(description: "\(routesPath) has \(routeLines.count) routes but \(urlsPath) has \(urlLines.count) URLs; line i of the URLs must be answered by route i")
         }
         var requests: [Request] = []
+        var urlMethods: [String?] = []
         for (line, (urlNumber, urlLine)) in urlLines.enumerated() {
             var urlFields = urlLine.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if urlFields.count == 2, RouteLine.isMethod(urlFields[0]) { urlFields.removeFirst() }
+            urlMethods.append(urlFields.count == 2 && RouteLine.isMethod(urlFields[0]) ? urlFields[0] : nil)
+            if urlMethods[line] != nil { urlFields.removeFirst() }
             guard urlFields.count == 1 else {
                 throw FormatError(description: "\(urlsPath):\(urlNumber): expected '[METHOD] url', got '\(urlLine)'")
             }
@@ -82,7 +90,9 @@ enum RouteFile {
                                     pathParameterCount: parameters?.count ?? 0))
         }
         return RouteSet(name: name, summary: "routes from \(routesPath), URLs from \(urlsPath)\(note)", kind: .custom, routes: routes,
-                        requests: requests, origin: "\(routesPath) + \(urlsPath)")
+                        requests: requests, origin: "\(routesPath) + \(urlsPath)",
+                        methodVariant: methodVariant(lines: parsedLines, routeOfLine: routeOfLine, requests: requests,
+                                                     urlMethods: urlMethods))
     }
 
     /// `urls/NAME.urls` or `NAME.urls` beside `NAME.EXT`: the first that exists with one URL per
@@ -171,7 +181,7 @@ enum RouteFile {
 
     /// Expected pairs when they follow from the text alone: a path pattern of literals and
     /// `:name` segments, and a URL path with no escapes, query or fragment. Otherwise unknown.
-    private static func plainPlaceholderValues(pattern: String, url: String) -> [Parameter]? {
+    static func plainPlaceholderValues(pattern: String, url: String) -> [Parameter]? {
         guard pattern.hasPrefix("/"), url.hasPrefix("/"),
               !pattern.contains(where: { "{}()*%".contains($0) }),
               !url.contains(where: { "%?#".contains($0) }) else { return nil }

@@ -6,10 +6,13 @@ struct Parameter: Equatable, Sendable, Codable, CustomStringConvertible {
     var description: String { "\(name)=\(value)" }
 }
 
-/// A route to register: a pattern in FastRouter's language and its priority.
+/// A route to register: a pattern in FastRouter's language, its priority and its methods.
 struct RouteSpec: Sendable, Equatable {
     var pattern: String
     var priority: Int32 = 0
+    /// The HTTP methods the route accepts, upper case; empty for any method (every set looked
+    /// up without a method registers its routes so).
+    var methods: [String] = []
 }
 
 /// A request URL and what a correct router answers for it.
@@ -24,6 +27,19 @@ struct Request: Sendable {
     /// How many leading pairs of ``parameters`` come from the path; the rest are query pairs,
     /// which peers do not parse.
     var pathParameterCount: Int
+    /// The request's HTTP method, or `nil` for a lookup without one.
+    var method: String? = nil
+}
+
+/// A set's routes and requests as a server sees them: each route under its own methods, each
+/// request looked up with its method (docs/SEMANTICS.md §3.7). The set itself merges equal paths
+/// and ignores methods; this is the same list read with them.
+struct MethodVariant: Sendable {
+    /// One route per line of the source list, with its methods (`GET /a` and `POST /a` are two).
+    var routes: [RouteSpec]
+    /// The set's request URLs in the same order, each with its method; `route` indexes
+    /// ``routes``.
+    var requests: [Request]
 }
 
 /// A named workload: the routes a router is built from and the requests looked up in it.
@@ -53,9 +69,24 @@ struct RouteSet: Sendable {
     var plainCounterpart: String? = nil
     /// How the set was produced (source list, generator and seed), for the report.
     var origin: String
+    /// The same list with its methods, when it has them (the route lists; `--routes` files
+    /// with methods): measured as the set's "with methods" rows.
+    var methodVariant: MethodVariant? = nil
 }
 
 extension RouteSet {
     /// Whether any request URL carries a scheme (`myapp://`, `https://`).
     var hasSchemes: Bool { requests.contains { $0.url.contains("://") } }
+
+    /// Whether the requests are looked up with their methods: true for a set made by
+    /// ``withMethods()``, and the routers then call their method APIs.
+    var looksUpMethods: Bool { requests.contains { $0.method != nil } }
+
+    /// The set the "with methods" rows measure: ``methodVariant``'s routes and requests under
+    /// this set's name, or `nil` when the set has no methods.
+    func withMethods() -> RouteSet? {
+        guard let methodVariant else { return nil }
+        return RouteSet(name: name, summary: summary, kind: kind, routes: methodVariant.routes,
+                        requests: methodVariant.requests, origin: "\(origin), read with its methods")
+    }
 }
