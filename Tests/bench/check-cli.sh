@@ -38,6 +38,14 @@ printf 'GET /a/{x:int}\nPUT /a/{y:int}\n' >"$dir/methods.routes"
 printf '/a/1\n/a/2\n' >"$dir/methods.urls"
 expect 0 "methods — routes from" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c
 expect 0 "no problems found" -- lint "$dir/methods.routes"
+# Read with its methods, the file is two routes, each URL looked up with its route's method; the
+# rows with methods follow the set's own, with what a method costs the C API.
+expect 0 "with methods — 2 routes on 2 paths" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c,r3,routing-kit
+expect 0 "C API lookup with a method vs without" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c
+# A request whose method its route does not accept is a wrong answer with methods (405).
+printf 'GET /a\n/b\n' >"$dir/method405.routes"
+printf 'POST /a\nGET /b\n' >"$dir/method405.urls"
+expect 1 "405, Allow: GET, HEAD" -- --quick --routes "$dir/method405.routes" --urls "$dir/method405.urls" --routers c,swift
 
 printf '/a\r\n/b/:id 5\r\n' >"$dir/crlf.routes"
 printf '/a\r\n/b/7\r\n' >"$dir/crlf.urls"

@@ -26,6 +26,17 @@ uint64_t bench_fr_lookup(const struct fr_router *router, struct fr_match *match,
 uint64_t bench_fr_run(const struct fr_router *router, struct fr_match *match, const char *base,
                       const intptr_t *starts, size_t count, size_t first, size_t lookups);
 
+/* One lookup with the request's method (docs/SEMANTICS.md §3.7): fr_router_match_method, then the
+ * same reads as bench_fr_lookup. */
+uint64_t bench_fr_method_lookup(const struct fr_router *router, struct fr_match *match, const char *method,
+                                size_t method_length, const char *url, size_t length);
+
+/* `lookups` of bench_fr_method_lookup over two string tables laid out alike: URL i with method i
+ * (methods in `method_base`, string i starting at method_starts[i]). */
+uint64_t bench_fr_method_run(const struct fr_router *router, struct fr_match *match, const char *base,
+                             const intptr_t *starts, const char *method_base, const intptr_t *method_starts,
+                             size_t count, size_t first, size_t lookups);
+
 /* The leading fields of r3 1.3's structs (r3.h, str_array.h) in their LP64 layout, for the
  * fields the benchmark reads; it checks them against the loaded library before using it. */
 typedef struct bench_r3_str_array {
@@ -50,6 +61,19 @@ typedef struct bench_r3_node {
     void *data;
 } bench_r3_node;
 
+/* r3 1.3's route (r3.h): a path's condition on the method (a METHOD_* bit mask, 0 for any), host
+ * and remote address, and the data given to r3_tree_insert_routel_ex. */
+typedef struct bench_r3_route {
+    char *path;
+    int path_len;
+    int request_method;
+    char *host;
+    int host_len;
+    void *data;
+    char *remote_addr_pattern;
+    int remote_addr_pattern_len;
+} bench_r3_route;
+
 typedef struct bench_r3_match_entry {
     bench_r3_str_array *vars;
     const char *path;
@@ -70,6 +94,8 @@ typedef struct bench_r3 {
     /* zfree: r3 allocates captures with zstrndup, behind a size header, so only it frees them. */
     void (*free)(void *pointer);
     const bench_r3_node *tree;
+    /* r3_tree_match_route, for the sets looked up with methods (NULL for the others) */
+    bench_r3_route *(*match_route)(const bench_r3_node *tree, bench_r3_match_entry *entry);
 } bench_r3;
 
 /* One lookup through r3: r3_tree_matchl with the thread's reused match entry, then the route
@@ -81,5 +107,16 @@ uint64_t bench_r3_lookup(const bench_r3 *r3, bench_r3_match_entry *entry, const 
 /* `lookups` of bench_r3_lookup over the string table; the sum of their results. */
 uint64_t bench_r3_run(const bench_r3 *r3, bench_r3_match_entry *entry, const char *base,
                       const intptr_t *starts, size_t count, size_t first, size_t lookups);
+
+/* One lookup with the request's method, as r3's users route on methods: the URL and the method's
+ * METHOD_* bit set on the reused entry, r3_tree_match_route (the tree walk, then the first of the
+ * node's routes whose mask has that bit), then the route's data and the captures read and freed as
+ * in bench_r3_lookup. */
+uint64_t bench_r3_method_lookup(const bench_r3 *r3, bench_r3_match_entry *entry, const char *url, size_t length,
+                                int method);
+
+/* `lookups` of bench_r3_method_lookup over the string table, URL i with the bit methods[i]. */
+uint64_t bench_r3_method_run(const bench_r3 *r3, bench_r3_match_entry *entry, const char *base,
+                             const intptr_t *starts, const int *methods, size_t count, size_t first, size_t lookups);
 
 #endif

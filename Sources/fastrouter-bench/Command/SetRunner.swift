@@ -10,7 +10,8 @@ struct RunSettings: Sendable {
     var routers: Set<RouterKind> = Set(RouterKind.allCases)
 }
 
-/// Measures every router on one set: build, correctness gate, then the figures.
+/// Measures every router on one set: build, correctness gate, then the figures; then, for a set
+/// with methods, every router again on the set read with its methods (`SetRunner+Methods.swift`).
 struct SetRunner {
     let settings: RunSettings
     let label: String
@@ -19,111 +20,142 @@ struct SetRunner {
     func run(_ set: RouteSet) -> (SetReport, [String]) {
         var report = SetReport(name: set.name, kind: set.kind, summary: set.summary, origin: set.origin,
                                routes: set.routes.count, requests: set.requests.count)
-        var failures: [String] = []
-
-        for kind in RouterKind.allCases where !settings.routers.contains(kind) {
-            report.routers.append(RouterReport(router: kind, status: .skipped, note: "not selected (--routers)"))
-        }
         // On sets taken in turns, every measured router keeps a timer (and so its tables) until
-        // the set is done.
+        // the set is done: the rows with methods are taken in turns with the C API row without.
         var timers: [RouterKind: TurnTimer] = [:]
-        if settings.routers.contains(.fastRouterC) { measureCAPI(set, into: &report, timers: &timers) }
+        var routers: [RouterReport] = []
+        measureRouters(set, into: &routers, report: &report, timers: &timers)
+        report.routers = routers
+        var failures = Self.failures(report.routers, of: set.name, requests: set.requests.count)
+        if let methodSet = set.withMethods() {
+            let methods = measureWithMethods(methodSet, without: report.router(.fastRouterC), timers: timers)
+            failures += Self.failures(methods.routers, of: "\(set.name) with methods", requests: methodSet.requests.count)
+            report.withMethods = methods
+        }
+        timers.removeAll()
+        return (report, failures)
+    }
+
+    /// Every selected router on `set`, in table order, with its ratios to the C API row of the
+    /// same list; the C API's writer and update figures go to `report` (sets without methods).
+    func measureRouters(_ set: RouteSet, into routers: inout [RouterReport], report: inout SetReport,
+                        timers: inout [RouterKind: TurnTimer]) {
+        for kind in RouterKind.allCases where !settings.routers.contains(kind) {
+            routers.append(RouterReport(router: kind, status: .skipped, note: "not selected (--routers)"))
+        }
+        if settings.routers.contains(.fastRouterC) { measureCAPI(set, into: &routers, report: &report, timers: &timers) }
         let swiftKinds = [RouterKind.fastRouterMatcher, .fastRouterSwift].filter { settings.routers.contains($0) }
-        if !swiftKinds.isEmpty { measureSwiftAPIs(swiftKinds, set, into: &report, timers: &timers) }
+        if !swiftKinds.isEmpty { measureSwiftAPIs(swiftKinds, set, into: &routers, timers: &timers) }
         if settings.routers.contains(.routingKit) {
-            measurePeer(.routingKit, set, reason: RoutingKitPeer.inexpressible(set), into: &report, timers: &timers) {
+            measurePeer(.routingKit, set, reason: RoutingKitPeer.inexpressible(set), into: &routers, timers: &timers) {
                 try RoutingKitPeer(set: set)
             }
         }
         if settings.routers.contains(.r3) {
-            measurePeer(.r3, set, reason: R3Peer.inexpressible(set), into: &report, timers: &timers) { try R3Peer(set: set) }
+            measurePeer(.r3, set, reason: R3Peer.inexpressible(set), into: &routers, timers: &timers) { try R3Peer(set: set) }
         }
 
         // Ratios to the C API: the quotient of the two ns/lookup figures, and, where the set's
         // tables fit the caches, the median of ratios from runs taken in turns with it (see
         // `TurnTimer`), reported apart.
-        let reference = report.router(.fastRouterC)?.nanosecondsPerLookup
-        for index in report.routers.indices {
-            if let reference, let ns = report.routers[index].nanosecondsPerLookup, report.routers[index].status == .measured {
-                report.routers[index].ratioToCAPI = ns / reference
+        let reference = routers.first { $0.router == .fastRouterC }?.nanosecondsPerLookup
+        for index in routers.indices {
+            if let reference, let ns = routers[index].nanosecondsPerLookup, routers[index].status == .measured {
+                routers[index].ratioToCAPI = ns / reference
             }
         }
         if let referenceTimer = timers[.fastRouterC] {
-            for index in report.routers.indices where report.routers[index].router != .fastRouterC {
-                guard let timer = timers[report.routers[index].router] else { continue }
-                progress(set, report.routers[index].router, "in turns with the C API")
+            for index in routers.indices where routers[index].router != .fastRouterC {
+                guard let timer = timers[routers[index].router] else { continue }
+                progress(set, routers[index].router, "in turns with the C API")
                 let ratios = TurnTimer.pairedRatios(timer, to: referenceTimer, rounds: settings.repetitions)
-                report.routers[index].pairedRatios = ratios
-                report.routers[index].pairedRatio = ratios.sorted()[ratios.count / 2]
+                routers[index].pairedRatios = ratios
+                routers[index].pairedRatio = ratios.sorted()[ratios.count / 2]
             }
         }
-        timers.removeAll()
-        for index in report.routers.indices {
-            let router = report.routers[index]
-            guard router.router.isFastRouter else { continue }
+        // Table order, whatever order the routers were measured in.
+        routers.sort { RouterKind.allCases.firstIndex(of: $0.router)! < RouterKind.allCases.firstIndex(of: $1.router)! }
+    }
+
+    /// What fails the run among `routers`: a FastRouter interface that answered wrongly or could
+    /// not be built. `name` names the rows in the message.
+    static func failures(_ routers: [RouterReport], of name: String, requests: Int) -> [String] {
+        var failures: [String] = []
+        for router in routers where router.router.isFastRouter {
             switch router.status {
             case .wrongAnswer:
-                failures.append("\(set.name): \(router.router.rawValue) answered \(router.wrongAnswerCount) of \(set.requests.count) URLs wrongly, first: \(router.wrongAnswers.first.map { $0.description } ?? "?")")
+                failures.append("\(name): \(router.router.rawValue) answered \(router.wrongAnswerCount) of \(requests) URLs wrongly, first: \(router.wrongAnswers.first.map { $0.description } ?? "?")")
             case .buildFailed:
-                failures.append("\(set.name): \(router.router.rawValue) could not be built: \(router.note ?? "?")")
+                failures.append("\(name): \(router.router.rawValue) could not be built: \(router.note ?? "?")")
             case .measured, .skipped:
                 break
             }
         }
-        // Table order, whatever order the routers were measured in.
-        report.routers.sort { RouterKind.allCases.firstIndex(of: $0.router)! < RouterKind.allCases.firstIndex(of: $1.router)! }
-        return (report, failures)
+        return failures
     }
 
-    /// FastRouter's C API, then the writer and single-update figures on the same router.
-    private func measureCAPI(_ set: RouteSet, into report: inout SetReport, timers: inout [RouterKind: TurnTimer]) {
+    /// FastRouter's C API, then the writer and single-update figures on the same router (on a
+    /// set looked up without methods: the writer adds routes for any method).
+    private func measureCAPI(_ set: RouteSet, into routers: inout [RouterReport], report: inout SetReport,
+                             timers: inout [RouterKind: TurnTimer]) {
         progress(set, .fastRouterC, "building")
         do {
             let contender = try FastRouterCAPI(set: set)
             var router = evaluate(contender, kind: .fastRouterC, set: set, build: contender.build, timers: &timers)
             router.bytesPerRoute = Double(contender.build.heapBytes) / Double(max(set.routes.count, 1))
-            if router.status == .measured {
+            if router.status == .measured && !set.looksUpMethods {
                 progress(set, .fastRouterC, "writer load")
                 report.writer = Updates.writerLoad(contender, set: set, readerThreads: max(1, settings.maxThreads - 1),
                                                    seconds: settings.seconds, addsPerSecond: settings.writerAddsPerSecond)
                 progress(set, .fastRouterC, "single add/remove latency")
                 report.updates = Updates.latency(contender, set: set, samples: settings.updateSamples)
             }
-            report.routers.append(router)
+            routers.append(router)
         } catch {
-            report.routers.append(RouterReport(router: .fastRouterC, status: .buildFailed, note: error.description))
+            routers.append(RouterReport(router: .fastRouterC, status: .buildFailed, note: error.description))
         }
     }
 
-    /// The Swift router is built once (batch add) and read by both Swift interfaces.
-    private func measureSwiftAPIs(_ kinds: [RouterKind], _ set: RouteSet, into report: inout SetReport,
+    /// The Swift router is built once (batch add) and read by both Swift interfaces: their
+    /// method APIs (`match(_:method:)`) on a set looked up with methods.
+    private func measureSwiftAPIs(_ kinds: [RouterKind], _ set: RouteSet, into routers: inout [RouterReport],
                                   timers: inout [RouterKind: TurnTimer]) {
         progress(set, .fastRouterSwift, "building")
         do {
             let (router, build) = try buildSwiftRouter(set: set)
             let bytesPerRoute = Double(build.heapBytes) / Double(max(set.routes.count, 1))
             for kind in kinds {
-                var figures = kind == .fastRouterMatcher
-                    ? evaluate(FastRouterMatcherAPI(router: router, build: build, set: set), kind: kind, set: set,
-                               build: build, timers: &timers)
-                    : evaluate(FastRouterSwiftAPI(router: router, build: build, set: set), kind: kind, set: set,
-                               build: build, timers: &timers)
+                var figures: RouterReport
+                switch (kind == .fastRouterMatcher, set.looksUpMethods) {
+                case (true, false):
+                    figures = evaluate(FastRouterMatcherAPI(router: router, build: build, set: set), kind: kind, set: set,
+                                       build: build, timers: &timers)
+                case (true, true):
+                    figures = evaluate(try FastRouterMatcherMethodAPI(router: router, build: build, set: set), kind: kind,
+                                       set: set, build: build, timers: &timers)
+                case (false, false):
+                    figures = evaluate(FastRouterSwiftAPI(router: router, build: build, set: set), kind: kind, set: set,
+                                       build: build, timers: &timers)
+                case (false, true):
+                    figures = evaluate(try FastRouterSwiftMethodAPI(router: router, build: build, set: set), kind: kind,
+                                       set: set, build: build, timers: &timers)
+                }
                 figures.bytesPerRoute = bytesPerRoute
-                report.routers.append(figures)
+                routers.append(figures)
             }
         } catch {
             for kind in kinds {
-                report.routers.append(RouterReport(router: kind, status: .buildFailed, note: error.description))
+                routers.append(RouterReport(router: kind, status: .buildFailed, note: error.description))
             }
         }
     }
 
     /// A peer, on the sets it can express.
     private func measurePeer<C: Contender & PeerBuild>(_ kind: RouterKind, _ set: RouteSet, reason: Inexpressible?,
-                                                       into report: inout SetReport,
+                                                       into routers: inout [RouterReport],
                                                        timers: inout [RouterKind: TurnTimer], make: () throws -> C) {
         if let reason {
-            report.routers.append(RouterReport(router: kind, status: .skipped, note: reason.description))
+            routers.append(RouterReport(router: kind, status: .skipped, note: reason.description))
             return
         }
         progress(set, kind, "building")
@@ -131,9 +163,9 @@ struct SetRunner {
             let peer = try make()
             var figures = evaluate(peer, kind: kind, set: set, build: peer.build, timers: &timers)
             figures.bytesPerRoute = Double(peer.build.heapBytes) / Double(max(set.routes.count, 1))
-            report.routers.append(figures)
+            routers.append(figures)
         } catch {
-            report.routers.append(RouterReport(router: kind, status: .buildFailed, note: "\(error)"))
+            routers.append(RouterReport(router: kind, status: .buildFailed, note: "\(error)"))
         }
     }
 
@@ -170,7 +202,7 @@ struct SetRunner {
     /// 1.3× from the two ns/lookup figures.
     static let routesTakenInTurns = 10_000
 
-    private func progress(_ set: RouteSet, _ kind: RouterKind, _ message: String) {
-        Progress.say("\(label) \(set.name): \(kind.rawValue): \(message)")
+    func progress(_ set: RouteSet, _ kind: RouterKind, _ message: String) {
+        Progress.say("\(label) \(set.name)\(set.looksUpMethods ? " with methods" : ""): \(kind.rawValue): \(message)")
     }
 }

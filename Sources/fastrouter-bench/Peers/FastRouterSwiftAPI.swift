@@ -1,10 +1,12 @@
 import FastRouter
 
 /// Builds the `Router<Int>` both Swift interfaces read (once per set): the batch
-/// `add(contentsOf:)`, with each route's index as its id and value.
+/// `add(contentsOf:)`, with each route's index as its id and value, and its methods.
 func buildSwiftRouter(set: RouteSet) throws(BuildFailure) -> (Router<Int>, BuildCost) {
-    let routes = set.routes.enumerated().map { index, spec in
-        Route(spec.pattern, priority: spec.priority, id: UInt64(index), value: index)
+    var routes: [Route<Int>] = []
+    for (index, spec) in set.routes.enumerated() {
+        let methods = try httpMethods(spec.methods)
+        routes.append(Route(spec.pattern, methods: methods, priority: spec.priority, id: UInt64(index), value: index))
     }
     let router = Router<Int>()
     var failure: RouterError?
@@ -91,23 +93,28 @@ final class FastRouterMatcherAPI: Contender, @unchecked Sendable {
         mutating func answer(_ index: Int) -> Answer {
             do throws(RouterError) {
                 guard try matcher.match(urls[index]) else { return Answer(route: nil, parameters: [], failure: nil) }
-                var parameters: [Parameter] = []
-                for position in 0..<matcher.parameterCount {
-                    guard let pair = matcher.parameter(at: position) else {
-                        return Answer(route: nil, parameters: parameters, failure: "parameter(at: \(position)) is nil")
-                    }
-                    parameters.append(Parameter(name: String(decoding: pair.name, as: UTF8.self),
-                                                value: String(decoding: pair.value, as: UTF8.self)))
-                }
-                let id = matcher.routeID
-                guard matcher.value == Int(id) else {
-                    return Answer(route: Int(id), parameters: parameters,
-                                  failure: "matcher.value \(String(describing: matcher.value)) differs from routeID \(id)")
-                }
-                return Answer(route: Int(id), parameters: parameters, failure: nil)
+                return Self.current(matcher)
             } catch {
                 return Answer(route: nil, parameters: [], failure: "\(error)")
             }
+        }
+
+        /// The route and every parameter `matcher` holds after a match.
+        static func current(_ matcher: Matcher<Int>) -> Answer {
+            var parameters: [Parameter] = []
+            for position in 0..<matcher.parameterCount {
+                guard let pair = matcher.parameter(at: position) else {
+                    return Answer(route: nil, parameters: parameters, failure: "parameter(at: \(position)) is nil")
+                }
+                parameters.append(Parameter(name: String(decoding: pair.name, as: UTF8.self),
+                                            value: String(decoding: pair.value, as: UTF8.self)))
+            }
+            let id = matcher.routeID
+            guard matcher.value == Int(id) else {
+                return Answer(route: Int(id), parameters: parameters,
+                              failure: "matcher.value \(String(describing: matcher.value)) differs from routeID \(id)")
+            }
+            return Answer(route: Int(id), parameters: parameters, failure: nil)
         }
     }
 }

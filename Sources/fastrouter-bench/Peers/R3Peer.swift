@@ -6,13 +6,16 @@ import CBenchLoops
 /// first edge that matches and never backtracks: in file order it answers no route for some
 /// GitHub and Google+ URLs), the tree compiled once, one reused `match_entry` per thread, and
 /// the timed lookups in C (`CBenchLoops`). Captures are strings r3 allocates per lookup; reading
-/// and freeing them belongs to the lookup, as it does for any r3 user.
+/// and freeing them belongs to the lookup, as it does for any r3 user. A set looked up with
+/// methods uses r3's own method conditions (`R3Peer+Methods.swift`).
 final class R3Peer: Contender, @unchecked Sendable {
     // Safety: the compiled tree is only read by r3_tree_matchl; each thread has its own entry.
     let library: R3Library
     /// r3's lookup function, its free and the compiled tree, where the C loops read them.
     let functions: UnsafeMutablePointer<bench_r3>
     let urls: StringTable
+    /// Request i's METHOD_* bit, on a set looked up with methods; `nil` otherwise.
+    let methods: UnsafeMutablePointer<Int32>?
     let patterns: [PathPattern]
     /// The translated patterns, kept for the tree's lifetime in case r3 points into them.
     let r3Patterns: StringTable
@@ -21,6 +24,7 @@ final class R3Peer: Contender, @unchecked Sendable {
     /// The reason r3 cannot take `set`, or `nil`.
     static func inexpressible(_ set: RouteSet) -> Inexpressible? {
         if case .failure(let reason) = R3Library.shared { return reason }
+        if let reason = methodsInexpressible(set) { return reason }
         switch PeerSupport.pathPatterns(of: set) {
         case .failure(let reason): return reason
         case .success(let patterns): return combinedPatternOverflow(patterns)
@@ -122,6 +126,9 @@ final class R3Peer: Contender, @unchecked Sendable {
         self.library = library
         self.patterns = patterns
         urls = StringTable(set.requests.map(\.url))
+        methods = Self.requestBits(set)
+        // A route's METHOD_* mask (0 for any method), or nil when the set has no methods.
+        let masks = set.looksUpMethods ? set.routes.map { Self.mask($0.methods) } : nil
         let order = PeerSupport.specificityOrder(patterns)
         r3Patterns = StringTable(order.map { Self.r3Pattern(patterns[$0]) })
         var failure: String?
@@ -133,7 +140,13 @@ final class R3Peer: Contender, @unchecked Sendable {
                 let (pointer, length) = table.string(position)
                 // The route's data pointer is its index + 1 (NULL means "no data" to r3).
                 let data = UnsafeMutableRawPointer(bitPattern: route + 1)
-                if library.treeInsertPath(tree, pointer, Int32(length), nil, data, &message) == nil || message != nil {
+                if let masks {
+                    if library.treeInsertRoute(tree, masks[route], pointer, Int32(length), data, &message) == nil
+                        || message != nil {
+                        failure = "r3_tree_insert_routel_ex(\(String(cString: pointer))): \(message.map { String(cString: $0) } ?? "failed")"
+                        return tree
+                    }
+                } else if library.treeInsertPath(tree, pointer, Int32(length), nil, data, &message) == nil || message != nil {
                     failure = "r3_tree_insert_path(\(String(cString: pointer))): \(message.map { String(cString: $0) } ?? "failed")"
                     return tree
                 }
@@ -145,14 +158,18 @@ final class R3Peer: Contender, @unchecked Sendable {
         }
         guard let tree else { throw BuildFailure(description: "r3_tree_create returned NULL") }
         functions = .allocate(capacity: 1)
-        functions.initialize(to: bench_r3(match: library.treeMatch, free: library.free, tree: tree))
+        functions.initialize(to: bench_r3(match: library.treeMatch, free: library.free, tree: tree,
+                                          match_route: library.treeMatchRoute))
         build = cost
         if let failure { throw BuildFailure(description: failure) }
     }
 
     // The tree is never freed: r3 1.3.4's r3_tree_free double-frees some compiled trees (seen
     // on the generated sets), which would abort the run. The process exit reclaims it.
-    deinit { functions.deallocate() }
+    deinit {
+        functions.deallocate()
+        methods?.deallocate()
+    }
 
     func makeWorker() -> Worker { Worker(peer: self, entry: Entry(library: library)) }
 
@@ -169,6 +186,13 @@ final class R3Peer: Contender, @unchecked Sendable {
             // The entry's path is never read by r3_tree_matchl (the path is its argument), and
             // match_entry_free must not free the literal above.
             pointer.pointee.path = nil
+            // match_entry_createl leaves these unset; r3_tree_match_route compares a route's
+            // host and method with them.
+            pointer.pointee.host = nil
+            pointer.pointee.host_len = 0
+            pointer.pointee.remote_addr = nil
+            pointer.pointee.remote_addr_len = 0
+            pointer.pointee.request_method = 0
             self.pointer = pointer
         }
 
@@ -195,24 +219,43 @@ final class R3Peer: Contender, @unchecked Sendable {
         let peer: R3Peer
         let entry: Entry
 
+        // The choice between the two C loops is made once per call, outside the loops.
         @inline(__always)
         mutating func lookup(_ index: Int) -> UInt64 {
             let (pointer, length) = peer.urls.string(index)
-            return bench_r3_lookup(peer.functions, entry.pointer, pointer, length)
+            guard let methods = peer.methods else { return bench_r3_lookup(peer.functions, entry.pointer, pointer, length) }
+            return bench_r3_method_lookup(peer.functions, entry.pointer, pointer, length, methods[index])
         }
 
         @inline(__always)
         mutating func run(from first: Int, lookups: Int, count: Int) -> UInt64 {
-            bench_r3_run(peer.functions, entry.pointer, peer.urls.base, peer.urls.starts, count, first, lookups)
+            guard let methods = peer.methods else {
+                return bench_r3_run(peer.functions, entry.pointer, peer.urls.base, peer.urls.starts, count, first, lookups)
+            }
+            return bench_r3_method_run(peer.functions, entry.pointer, peer.urls.base, peer.urls.starts, methods, count, first,
+                                       lookups)
+        }
+
+        /// What r3 finds for request `index`: `nil` for nothing, else the data of the node
+        /// (a set without methods) or of the route (with them) it found, which may be NULL.
+        private func find(_ index: Int) -> UnsafeMutableRawPointer?? {
+            let (pointer, length) = peer.urls.string(index)
+            guard let methods = peer.methods else {
+                let node = peer.library.treeMatch(peer.functions.pointee.tree, pointer, Int32(length), entry.pointer)
+                return node.map { $0.pointee.data }
+            }
+            entry.pointer.pointee.path = pointer
+            entry.pointer.pointee.path_len = Int32(length)
+            entry.pointer.pointee.request_method = methods[index]
+            return peer.library.treeMatchRoute(peer.functions.pointee.tree, entry.pointer).map { $0.pointee.data }
         }
 
         mutating func answer(_ index: Int) -> Answer {
-            let (pointer, length) = peer.urls.string(index)
-            let node = peer.library.treeMatch(peer.functions.pointee.tree, pointer, Int32(length), entry.pointer)
+            let found = find(index)
             let values = entry.values()
             entry.clear()
-            guard let node else { return Answer(route: nil, parameters: [], failure: nil) }
-            guard let data = node.pointee.data else {
+            guard let found else { return Answer(route: nil, parameters: [], failure: nil) }
+            guard let data = found else {
                 return Answer(route: nil, parameters: [], failure: "r3 matched a node without data")
             }
             let route = Int(bitPattern: data) - 1

@@ -39,8 +39,39 @@ struct SetReport: Sendable, Codable {
     /// a process of its own (sets of a million routes), or why there is no such figure.
     var buildOrder: BuildOrderFigures?
     var buildOrderNote: String?
+    /// The same list read with its methods (route lists, `--routes` files with methods).
+    var withMethods: MethodRowsReport?
 
     func router(_ kind: RouterKind) -> RouterReport? { routers.first { $0.router == kind } }
+}
+
+/// A set's rows with methods: each line of its list a route of its own methods, each request
+/// looked up with its method (docs/SEMANTICS.md §3.7). `ratioToCAPI` and `pairedRatio` of these
+/// rows compare with the C API row with methods.
+struct MethodRowsReport: Sendable, Codable {
+    /// Routes registered: one per line of the list (GitHub: 203).
+    var routes: Int
+    /// Distinct patterns among them (GitHub: 142, the set's routes without methods).
+    var paths: Int
+    var requests: Int
+    var routers: [RouterReport]
+    /// The C API with a method against the set's C API row without one, on the same URLs.
+    var methodCost: MethodCost?
+
+    func router(_ kind: RouterKind) -> RouterReport? { routers.first { $0.router == kind } }
+}
+
+/// What a method costs a C API lookup: the C API row with methods against the C API row of the
+/// same URLs without them (docs/SEMANTICS.md §6: at most 1.1×).
+struct MethodCost: Sendable, Codable {
+    /// The two rows' ns/lookup, with over without.
+    var ratio: Double
+    /// The median of `pairedRatios`: runs of the two taken in turns, as the "in turns" column.
+    var pairedRatio: Double?
+    var pairedRatios: [Double] = []
+
+    /// The figure the target reads: in turns where there is one.
+    var compared: (ratio: Double, inTurns: Bool) { pairedRatio.map { ($0, true) } ?? (ratio, false) }
 }
 
 /// One router on one set.

@@ -9,7 +9,15 @@ enum SVGReport {
     ]
 
     static func render(_ report: RunReport) -> String {
-        let sets = report.sets.filter { set in set.routers.contains { $0.status == .measured } }
+        // A set's rows with methods are a group of their own, right after the set's.
+        let groups = report.sets.flatMap { set -> [SetReport] in
+            guard let methods = set.withMethods else { return [set] }
+            var withMethods = SetReport(name: "\(set.name) +methods", kind: set.kind, summary: set.summary,
+                                        origin: set.origin, routes: methods.routes, requests: methods.requests)
+            withMethods.routers = methods.routers
+            return [set, withMethods]
+        }
+        let sets = groups.filter { set in set.routers.contains { $0.status == .measured } }
         let kinds = RouterKind.allCases.filter { kind in sets.contains { $0.router(kind)?.status == .measured } }
         let groupWidth = Double(max(kinds.count, 1)) * 14 + 18
         let left = 70.0, top = 50.0, plotHeight = 300.0

@@ -13,28 +13,7 @@ enum TableReport {
         let maxThreads = report.settings.maxThreads
         for set in report.sets {
             out.append("\(set.name) — \(set.summary): \(set.routes) routes, \(set.requests) URLs")
-            var table = TextTable(header: ["router", "ns/lookup", "vs C API", "in turns", "p50 ns", "p99 ns", "allocs",
-                                           "build ms", "B/route"]
-                                  + (1...maxThreads).map { "M/s \($0)t" })
-            for router in set.routers {
-                guard router.status == .measured, let lookups = router.lookups else {
-                    let label = router.status == .skipped ? "skipped" : router.status.rawValue
-                    table.rows.append(["\(router.router.rawValue): \(label)" + (router.note.map { " — \($0)" } ?? "")])
-                    continue
-                }
-                var row = [router.router.rawValue, Format.number(lookups.nanosecondsPerLookup),
-                           router.ratioToCAPI.map(Format.ratio) ?? "-",
-                           router.pairedRatio.map(Format.ratio) ?? "-",
-                           String(format: "%.0f", lookups.p50), String(format: "%.0f", lookups.p99),
-                           Format.allocations(lookups.allocationsPerLookup),
-                           router.build.map { Format.milliseconds($0.seconds) } ?? "-",
-                           router.bytesPerRoute.map { String(format: "%.0f", $0) } ?? "-"]
-                for threads in 1...maxThreads {
-                    row.append(router.threads.first { $0.threads == threads }.map { Format.mega($0.lookupsPerSecond) } ?? "-")
-                }
-                table.rows.append(row)
-            }
-            out.append(table.render())
+            out.append(routerTable(set.routers, maxThreads: maxThreads))
             if let writer = set.writer {
                 out.append("  C API readers (\(writer.readerThreads) thread\(writer.readerThreads == 1 ? "" : "s")) with a writer adding and removing \(writer.targetAddsPerSecond) routes/s: \(Format.mega(writer.readersAlone)) → \(Format.mega(writer.readersWithWriter)) M lookups/s (\(Format.percent(writer.retained)) kept, the median of \(writer.pairRatios.map(Format.percent).joined(separator: " ")); writer reached \(String(format: "%.0f", writer.achievedAddsPerSecond)) adds/s\(writer.writerErrors > 0 ? ", \(writer.writerErrors) errors" : ""))")
             }
@@ -46,12 +25,8 @@ enum TableReport {
             if let updates = set.updates {
                 out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
             }
-            for router in set.routers where router.status == .wrongAnswer {
-                let shown = min(router.wrongAnswers.count, router.router.isFastRouter ? 10 : 3)
-                let listed = shown < router.wrongAnswerCount ? ", the first \(shown) (--json lists them all)" : ""
-                out.append("  \(router.router.rawValue) answered \(router.wrongAnswerCount) of \(set.requests) URLs wrongly\(router.router.isFastRouter ? "" : " (not measured on this set)")\(listed):")
-                for wrong in router.wrongAnswers.prefix(shown) { out.append("    \(wrong)") }
-            }
+            out.append(contentsOf: wrongAnswerLines(set.routers, requests: set.requests))
+            if let methods = set.withMethods { out.append(contentsOf: methodLines(methods, maxThreads: maxThreads)) }
             out.append("")
         }
         if !report.targets.isEmpty {
@@ -69,6 +44,58 @@ enum TableReport {
             for failure in report.failures { out.append("  \(failure)") }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// One set's rows: a line per router, a note in place of the figures of one not measured.
+    static func routerTable(_ routers: [RouterReport], maxThreads: Int) -> String {
+        var table = TextTable(header: ["router", "ns/lookup", "vs C API", "in turns", "p50 ns", "p99 ns", "allocs",
+                                       "build ms", "B/route"]
+                              + (1...maxThreads).map { "M/s \($0)t" })
+        for router in routers {
+            guard router.status == .measured, let lookups = router.lookups else {
+                let label = router.status == .skipped ? "skipped" : router.status.rawValue
+                table.rows.append(["\(router.router.rawValue): \(label)" + (router.note.map { " — \($0)" } ?? "")])
+                continue
+            }
+            var row = [router.router.rawValue, Format.number(lookups.nanosecondsPerLookup),
+                       router.ratioToCAPI.map(Format.ratio) ?? "-",
+                       router.pairedRatio.map(Format.ratio) ?? "-",
+                       String(format: "%.0f", lookups.p50), String(format: "%.0f", lookups.p99),
+                       Format.allocations(lookups.allocationsPerLookup),
+                       router.build.map { Format.milliseconds($0.seconds) } ?? "-",
+                       router.bytesPerRoute.map { String(format: "%.0f", $0) } ?? "-"]
+            for threads in 1...maxThreads {
+                row.append(router.threads.first { $0.threads == threads }.map { Format.mega($0.lookupsPerSecond) } ?? "-")
+            }
+            table.rows.append(row)
+        }
+        return table.render()
+    }
+
+    /// The wrong answers of the routers that gave some: ten for FastRouter, three for a peer.
+    static func wrongAnswerLines(_ routers: [RouterReport], requests: Int) -> [String] {
+        var out: [String] = []
+        for router in routers where router.status == .wrongAnswer {
+            let shown = min(router.wrongAnswers.count, router.router.isFastRouter ? 10 : 3)
+            let listed = shown < router.wrongAnswerCount ? ", the first \(shown) (--json lists them all)" : ""
+            out.append("  \(router.router.rawValue) answered \(router.wrongAnswerCount) of \(requests) URLs wrongly\(router.router.isFastRouter ? "" : " (not measured on this set)")\(listed):")
+            for wrong in router.wrongAnswers.prefix(shown) { out.append("    \(wrong)") }
+        }
+        return out
+    }
+
+    /// The rows with methods under a set's own, and what a method costs the C API.
+    static func methodLines(_ methods: MethodRowsReport, maxThreads: Int) -> [String] {
+        var out = ["  with methods — \(methods.routes) routes on \(methods.paths) paths, each URL looked up with its method (vs C API and in turns: against the C API row with methods):"]
+        out.append(routerTable(methods.routers, maxThreads: maxThreads))
+        out.append(contentsOf: wrongAnswerLines(methods.routers, requests: methods.requests))
+        if let cost = methods.methodCost {
+            let inTurns = cost.pairedRatio.map { "\(Format.ratio($0)) in turns (the median of \(cost.pairedRatios.count)), " } ?? ""
+            out.append("  C API lookup with a method vs without, on the same URLs: \(inTurns)\(Format.ratio(cost.ratio)) from ns/lookup (target ≤ 1.1×)")
+        } else {
+            out.append("  C API lookup with a method vs without: not measured (the C API row with or without methods is missing)")
+        }
+        return out
     }
 
     /// What the ratio columns are, since two of them come from different measurements.
