@@ -7,7 +7,9 @@
 #                  include/fastrouter.h and fastrouter.pc under PREFIX
 #   make example   builds and runs the C example in examples/c
 #   make perf      instructions per lookup (callgrind) on the GitHub, static, Google+ and Parse sets
-#                  through the C API, the Swift value API and r3, and per route added with fr_router_add
+#                  through the C API, the Swift value API and r3, on GitHub with methods (each URL
+#                  looked up with its method, against the same lookups without), and per route added
+#                  with fr_router_add
 #   make perf-cache  cache misses per lookup through the C API on the 1M-route set, and the 1k one
 #                  (callgrind's cache simulation)
 #   make docs      a DocC archive per Swift module under build/docs (broken links fail it), after
@@ -203,18 +205,27 @@ bench-quick: deps
 # --- end benchmark section -------------------------------------------------------------------
 
 # --- perf section ----------------------------------------------------------------------------
-#   make perf [PERF_LOOKUPS=200000] [PERF_SETS="github static gplus parse"]   instructions per lookup,
-#       counted by callgrind, through the C API with parameters read: Tests/perf/lookup_loop.c, linked
-#       to the library make install installs, loads Tests/perf/routesets/<set>.routes, warms up on
-#       <set>.urls, then does PERF_LOOKUPS lookups cycling through them; collection is on only inside
-#       that loop (--toggle-collect), and the figure printed per set is Ir / PERF_LOOKUPS, with the
-#       set's instruction target (docs/SEMANTICS.md §6) where it has one. Deterministic: no timing.
+#   make perf [PERF_LOOKUPS=200000] [PERF_SETS="github static gplus parse"] [PERF_METHOD_SETS=github]
+#       instructions per lookup, counted by callgrind, through the C API with parameters read:
+#       Tests/perf/lookup_loop.c, linked to the library make install installs, loads
+#       Tests/perf/routesets/<set>.routes, warms up on <set>.urls, then does PERF_LOOKUPS lookups
+#       cycling through them; collection is on only inside that loop (--toggle-collect), and the
+#       figure printed per set is Ir / PERF_LOOKUPS, with the set's instruction target
+#       (docs/SEMANTICS.md §6) where it has one. Deterministic: no timing.
 #       Then the same for the Swift value API: Tests/perf/swift_lookup_loop.swift, `Router.match`
 #       reading the value and every parameter, and its ratio to the C API (docs/SEMANTICS.md §6: at most 2x).
 #       Then r3 on the same URLs in the same loop (Tests/perf/r3_lookup_loop.c: r3's compiled tree, one
 #       reused match_entry, every capture read and freed), counted where it answered every URL as
 #       FastRouter did, and its ratio to the C API; left out, with a message, when libr3-dev is not
 #       installed. A table puts the C API and r3 side by side.
+#       Then, for each set of PERF_METHOD_SETS (default github), the set with methods (Tests/perf/
+#       routesets/<set>-methods.*: each line of the list a route of its method, 203 routes on GitHub's
+#       142 paths, each URL looked up with its method): the C API's instructions per lookup through
+#       fr_router_match_method against the same URLs through fr_router_match, with the ratio and its
+#       target (docs/SEMANTICS.md §6: at most 1.1×), the calls to malloc & co. callgrind saw in both
+#       measured loops (0 expected), the Swift API's Router.match(_:method:), and r3 with its method
+#       conditions (r3_tree_insert_routel_ex, r3_tree_match_route), counted where it answered as
+#       FastRouter did.
 #       Last, registration: Tests/perf/add_loop.c, PERF_ADDS generated routes in the scale sets'
 #       shapes, one fr_router_add each; the figure is Ir / PERF_ADDS inside perf_adds().
 #   make perf-cache [PERF_CACHE_LOOKUPS=100000] [PERF_CACHE_LL=size,assoc,line]   last-level and
@@ -233,6 +244,7 @@ bench-quick: deps
 PERF_LOOKUPS ?= 200000
 PERF_ADDS ?= 20000
 PERF_SETS ?= github static gplus parse
+PERF_METHOD_SETS ?= github
 PERF_CACHE_LOOKUPS ?= 100000
 PERF_CACHE_LL ?=
 PERF_DIR := $(CURDIR)/build/perf
@@ -260,7 +272,8 @@ perf: perf-build release-lib
 	  $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror $$(pkg-config --cflags r3) Tests/perf/r3_lookup_loop.c \
 	      -o $(PERF_DIR)/r3_lookup_loop $$(pkg-config --libs r3) || exit 1; \
 	fi
-	@PERF_SETS="$(PERF_SETS)" PERF_LOOKUPS=$(PERF_LOOKUPS) PERF_ADDS=$(PERF_ADDS) Tests/perf/run.sh $(PERF_DIR)
+	@PERF_SETS="$(PERF_SETS)" PERF_METHOD_SETS="$(PERF_METHOD_SETS)" PERF_LOOKUPS=$(PERF_LOOKUPS) PERF_ADDS=$(PERF_ADDS) \
+	    Tests/perf/run.sh $(PERF_DIR)
 
 perf-cache: perf-build
 	$(SWIFT) build -c release --product fastrouter-bench

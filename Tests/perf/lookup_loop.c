@@ -17,6 +17,11 @@
 ** `make perf-cache` can run the route loading uninstrumented (--instr-atstart=no) and still find
 ** the simulated caches warm when the measured loop starts. On stdout: the number of measured
 ** lookups, then a checksum of what they read.
+**
+** With methods (docs/SEMANTICS.md §3.7): a route line "GET /users/:id" is registered with
+** fr_router_add_methods, and when URL lines carry methods ("GET /users/42", lines.h) every lookup,
+** warm-up included, goes through fr_router_match_method with the line's method, and the measured
+** loop is perf_method_lookups() (`make perf` toggles collection on that name instead).
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +30,8 @@
 #include <string.h>
 
 #include <fastrouter.h>
+
+#include "lines.h"
 
 /* valgrind's client requests, when its headers are installed: a no-op outside valgrind. */
 #if defined(__has_include)
@@ -36,47 +43,9 @@
 #define CALLGRIND_START_INSTRUMENTATION
 #endif
 
-/* The lines of a text file: one buffer, (offset, length) per kept line, each ended by a NUL as a C
-   string, as r3_lookup_loop.c reads them: both loops look up the same bytes. */
-typedef struct lines {
-    char *text;
-    size_t *start;
-    size_t *length;
-    size_t count;
-} lines;
-
 static void die(const char *what, const char *detail) {
     fprintf(stderr, "lookup_loop: %s: %s\n", what, detail);
     exit(1);
-}
-
-static lines read_lines(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) die(path, strerror(errno));
-    if (fseek(file, 0, SEEK_END) != 0) die(path, strerror(errno));
-    long size = ftell(file);
-    if (size < 0 || fseek(file, 0, SEEK_SET) != 0) die(path, strerror(errno));
-    lines result = { malloc((size_t)size + 1), malloc(((size_t)size + 1) * sizeof(size_t)),
-                     malloc(((size_t)size + 1) * sizeof(size_t)), 0 };
-    if (result.text == NULL || result.start == NULL || result.length == NULL) die(path, "out of memory");
-    if (fread(result.text, 1, (size_t)size, file) != (size_t)size) die(path, "short read");
-    fclose(file);
-    result.text[size] = '\n';
-    size_t begin = 0;
-    for (size_t i = 0; i <= (size_t)size; i++) {
-        if (result.text[i] != '\n') continue;
-        size_t end = i;
-        if (end > begin && result.text[end - 1] == '\r') end--;
-        if (end > begin && result.text[begin] != '#') {
-            result.text[end] = '\0';
-            result.start[result.count] = begin;
-            result.length[result.count] = end - begin;
-            result.count++;
-        }
-        begin = i + 1;
-    }
-    if (result.count == 0) die(path, "no lines");
-    return result;
 }
 
 /*
@@ -103,6 +72,37 @@ __attribute__((noinline)) uint64_t perf_lookups(const fr_router *router, fr_matc
     return sum;
 }
 
+/* perf_lookups() with each URL's method: fr_router_match_method, then the same reads, written out
+   as there (a shared inline helper changed perf_lookups' register allocation: +6 instructions per
+   lookup). */
+__attribute__((noinline)) uint64_t perf_method_lookups(const fr_router *router, fr_match *match,
+                                                       const lines *urls, long lookups) {
+    uint64_t sum = 0;
+    size_t next = 0;
+    for (long i = 0; i < lookups; i++) {
+        const char *url = urls->text + urls->start[next];
+        const char *method = urls->text + urls->method_start[next];
+        if (fr_router_match_method(router, method, urls->method_length[next], url, urls->length[next], match) == FR_OK) {
+            sum += fr_match_route_id(match);
+            size_t count = fr_match_param_count(match);
+            for (size_t p = 0; p < count; p++) {
+                fr_str name, value;
+                fr_match_param_at(match, p, &name, &value);
+                sum += name.len + value.len;
+            }
+        }
+        if (++next == urls->count) next = 0;
+    }
+    return sum;
+}
+
+/* One lookup of URL i, with its method when the URLs have methods. */
+static int lookup(const fr_router *router, fr_match *match, const lines *urls, size_t i) {
+    if (!urls->has_methods) return fr_router_match(router, urls->text + urls->start[i], urls->length[i], match);
+    return fr_router_match_method(router, urls->text + urls->method_start[i], urls->method_length[i],
+                                  urls->text + urls->start[i], urls->length[i], match);
+}
+
 int main(int argc, char **argv) {
     if (argc != 4 && argc != 5) {
         fprintf(stderr, "usage: lookup_loop ROUTES URLS LOOKUPS [ANSWERS]\n");
@@ -114,14 +114,19 @@ int main(int argc, char **argv) {
     FILE *answers = NULL;
     if (argc == 5 && (answers = fopen(argv[4], "w")) == NULL) die(argv[4], strerror(errno));
 
-    lines routes = read_lines(argv[1]);
-    lines urls = read_lines(argv[2]);
+    lines routes = read_lines("lookup_loop", argv[1]);
+    lines urls = read_lines("lookup_loop", argv[2]);
     fr_router *router = fr_router_new(0);
     fr_match *match = fr_match_new();
     if (router == NULL || match == NULL) die("fr_router_new/fr_match_new", "out of memory");
     for (size_t i = 0; i < routes.count; i++) {
         fr_error err;
-        if (fr_router_add(router, routes.text + routes.start[i], routes.length[i], 0, i, &err) != FR_OK) {
+        const char *pattern = routes.text + routes.start[i];
+        int status = routes.method_length[i] == 0
+            ? fr_router_add(router, pattern, routes.length[i], 0, i, &err)
+            : fr_router_add_methods(router, routes.text + routes.method_start[i], routes.method_length[i], pattern,
+                                    routes.length[i], 0, i, &err);
+        if (status != FR_OK) {
             fprintf(stderr, "lookup_loop: %s:%zu: %.*s: %s at offset %zu\n", argv[1], i + 1,
                     (int)routes.length[i], routes.text + routes.start[i], err.message, err.offset);
             return 1;
@@ -135,7 +140,7 @@ int main(int argc, char **argv) {
     uint64_t sum = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < urls.count; i++) {
-            int status = fr_router_match(router, urls.text + urls.start[i], urls.length[i], match);
+            int status = lookup(router, match, &urls, i);
             if (status != FR_OK) {
                 fprintf(stderr, "lookup_loop: %s: %.*s: %s\n", argv[2], (int)urls.length[i],
                         urls.text + urls.start[i], fr_strerror(status));
@@ -155,12 +160,12 @@ int main(int argc, char **argv) {
     }
     if (answers != NULL && fclose(answers) != 0) die(argv[4], strerror(errno));
 
-    sum += perf_lookups(router, match, &urls, lookups);
+    sum += urls.has_methods ? perf_method_lookups(router, match, &urls, lookups) : perf_lookups(router, match, &urls, lookups);
     printf("%ld\n%" PRIu64 "\n", lookups, sum);
 
     fr_match_free(match);
     fr_router_free(router);
-    free(routes.text); free(routes.start); free(routes.length);
-    free(urls.text); free(urls.start); free(urls.length);
+    free_lines(&routes);
+    free_lines(&urls);
     return 0;
 }

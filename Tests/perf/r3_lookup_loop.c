@@ -20,6 +20,13 @@
 ** are written there, one line per URL, as lookup_loop writes FastRouter's: `make perf` compares
 ** the two files, so r3 is counted only on URLs it answers as FastRouter does. On stdout: the
 ** number of measured lookups, then a checksum of what they read.
+**
+** With methods, as r3's users route on them: a route line "GET /users/:id" is inserted with
+** r3_tree_insert_routel_ex and its METHOD_* bit as the route's condition (no method: 0, any), and
+** when URL lines carry methods each lookup sets the URL, its length and the method's bit on the
+** reused match_entry and calls r3_tree_match_route (the tree walk, then the first of the node's
+** routes whose condition holds); the measured loop is then perf_method_lookups(), and the route's
+** data is the answer. r3 has bits for GET, POST, PUT, DELETE, PATCH, HEAD and OPTIONS only.
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,51 +36,28 @@
 
 #include <r3.h>
 
+#include "lines.h"
+
 /* r3's own free (zmalloc.c), which the captures need: r3 allocates them with a size header. Not
    declared by the installed headers. */
 void zfree(void *ptr);
-
-/* The lines of a text file: one buffer, (offset, length) per kept line, each ended by a NUL as a C
-   string (r3 copies a capture with zstrndup, whose strlen would otherwise run to the buffer's end). */
-typedef struct lines {
-    char *text;
-    size_t *start;
-    size_t *length;
-    size_t count;
-} lines;
 
 static void die(const char *what, const char *detail) {
     fprintf(stderr, "r3_lookup_loop: %s: %s\n", what, detail);
     exit(1);
 }
 
-static lines read_lines(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) die(path, strerror(errno));
-    if (fseek(file, 0, SEEK_END) != 0) die(path, strerror(errno));
-    long size = ftell(file);
-    if (size < 0 || fseek(file, 0, SEEK_SET) != 0) die(path, strerror(errno));
-    lines result = { malloc((size_t)size + 1), malloc(((size_t)size + 1) * sizeof(size_t)),
-                     malloc(((size_t)size + 1) * sizeof(size_t)), 0 };
-    if (result.text == NULL || result.start == NULL || result.length == NULL) die(path, "out of memory");
-    if (fread(result.text, 1, (size_t)size, file) != (size_t)size) die(path, "short read");
-    fclose(file);
-    result.text[size] = '\n';
-    size_t begin = 0;
-    for (size_t i = 0; i <= (size_t)size; i++) {
-        if (result.text[i] != '\n') continue;
-        size_t end = i;
-        if (end > begin && result.text[end - 1] == '\r') end--;
-        if (end > begin && result.text[begin] != '#') {
-            result.text[end] = '\0';
-            result.start[result.count] = begin;
-            result.length[result.count] = end - begin;
-            result.count++;
-        }
-        begin = i + 1;
+/* r3.h's METHOD_* bit of a method (a C string), or stops the program: r3 has no other. */
+static int method_bit(const char *method) {
+    static const struct { const char *name; int bit; } bits[] = {
+        { "GET", METHOD_GET }, { "POST", METHOD_POST }, { "PUT", METHOD_PUT }, { "DELETE", METHOD_DELETE },
+        { "PATCH", METHOD_PATCH }, { "HEAD", METHOD_HEAD }, { "OPTIONS", METHOD_OPTIONS },
+    };
+    for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++) {
+        if (strcmp(bits[i].name, method) == 0) return bits[i].bit;
     }
-    if (result.count == 0) die(path, "no lines");
-    return result;
+    die(method, "r3 has no METHOD_* bit for this method");
+    return 0;
 }
 
 /* One route in r3's syntax, and the rank of each of its segments for the insertion order. */
@@ -81,13 +65,15 @@ typedef struct pattern {
     char *pattern;
     int length;
     size_t id;
+    /* The route's METHOD_* bit, 0 (any method) when its line has none. */
+    int method;
     unsigned char ranks[256];
     int segments;
 } pattern;
 
 /* Ranks as the benchmark's r3 peer orders them: literal 0, constrained 1, plain 2, wildcard 3. */
-static pattern translate(const char *text, size_t length, size_t id) {
-    pattern result = { malloc(length * 2 + 8), 0, id, { 0 }, 0 };
+static pattern translate(const char *text, size_t length, size_t id, int method) {
+    pattern result = { malloc(length * 2 + 8), 0, id, method, { 0 }, 0 };
     if (result.pattern == NULL) die("translate", "out of memory");
     char *out = result.pattern;
     size_t i = 0;
@@ -166,6 +152,41 @@ __attribute__((noinline)) uint64_t perf_lookups(const node *tree, match_entry *e
     return sum;
 }
 
+/* perf_lookups() with each URL's method, as r3's users route on methods: the URL, its length and
+   the method's bit set on the reused entry, r3_tree_match_route, then the route's data read and
+   the captures freed. `methods` holds each URL's bit. */
+__attribute__((noinline)) uint64_t perf_method_lookups(const node *tree, match_entry *entry, const lines *urls,
+                                                       const int *methods, long lookups) {
+    uint64_t sum = 0;
+    size_t next = 0;
+    for (long i = 0; i < lookups; i++) {
+        entry->path = urls->text + urls->start[next];
+        entry->path_len = (int)urls->length[next];
+        entry->request_method = methods[next];
+        const route *found = r3_tree_match_route(tree, entry);
+        if (found != NULL) sum += (uintptr_t)found->data;
+        sum += release_captures(entry);
+        if (++next == urls->count) next = 0;
+    }
+    return sum;
+}
+
+/* The data of what r3 finds for URL i: the node's without methods, the route's with them. */
+static int find(const node *tree, match_entry *entry, const lines *urls, const int *methods, size_t i, void **data) {
+    const char *url = urls->text + urls->start[i];
+    if (methods == NULL) {
+        const node *found = r3_tree_matchl(tree, url, (int)urls->length[i], entry);
+        *data = found != NULL ? found->data : NULL;
+        return found != NULL;
+    }
+    entry->path = url;
+    entry->path_len = (int)urls->length[i];
+    entry->request_method = methods[i];
+    const route *found = r3_tree_match_route(tree, entry);
+    *data = found != NULL ? found->data : NULL;
+    return found != NULL;
+}
+
 int main(int argc, char **argv) {
     if (argc != 4 && argc != 5) {
         fprintf(stderr, "usage: r3_lookup_loop ROUTES URLS LOOKUPS [ANSWERS]\n");
@@ -177,12 +198,22 @@ int main(int argc, char **argv) {
     FILE *answers = NULL;
     if (argc == 5 && (answers = fopen(argv[4], "w")) == NULL) die(argv[4], strerror(errno));
 
-    lines patterns = read_lines(argv[1]);
-    lines urls = read_lines(argv[2]);
+    lines patterns = read_lines("r3_lookup_loop", argv[1]);
+    lines urls = read_lines("r3_lookup_loop", argv[2]);
     pattern *routes = malloc(patterns.count * sizeof *routes);
     if (routes == NULL) die("routes", "out of memory");
     for (size_t i = 0; i < patterns.count; i++) {
-        routes[i] = translate(patterns.text + patterns.start[i], patterns.length[i], i);
+        int method = patterns.method_length[i] > 0 ? method_bit(patterns.text + patterns.method_start[i]) : 0;
+        routes[i] = translate(patterns.text + patterns.start[i], patterns.length[i], i, method);
+    }
+    /* Each URL's bit, when the URLs have methods (a URL without one asks as GET). */
+    int *methods = NULL;
+    if (urls.has_methods) {
+        methods = malloc(urls.count * sizeof *methods);
+        if (methods == NULL) die("methods", "out of memory");
+        for (size_t i = 0; i < urls.count; i++) {
+            methods[i] = urls.method_length[i] > 0 ? method_bit(urls.text + urls.method_start[i]) : METHOD_GET;
+        }
     }
     qsort(routes, patterns.count, sizeof *routes, by_specificity);
 
@@ -190,9 +221,13 @@ int main(int argc, char **argv) {
     if (tree == NULL) die("r3_tree_create", "out of memory");
     for (size_t i = 0; i < patterns.count; i++) {
         char *error = NULL;
-        /* The route's data is its id + 1: r3 reads NULL data as "no route". */
-        if (r3_tree_insert_pathl_ex(tree, routes[i].pattern, routes[i].length, NULL,
-                                    (void *)(uintptr_t)(routes[i].id + 1), &error) == NULL || error != NULL) {
+        /* The route's data is its id + 1: r3 reads NULL data as "no route". With methods, every
+           route is inserted with its condition (0 for a line without a method: any). */
+        void *data = (void *)(uintptr_t)(routes[i].id + 1);
+        int inserted = patterns.has_methods
+            ? r3_tree_insert_routel_ex(tree, routes[i].method, routes[i].pattern, routes[i].length, data, &error) != NULL
+            : r3_tree_insert_pathl_ex(tree, routes[i].pattern, routes[i].length, NULL, data, &error) != NULL;
+        if (!inserted || error != NULL) {
             fprintf(stderr, "r3_lookup_loop: %s:%zu: %s: %s\n", argv[1], routes[i].id + 1, routes[i].pattern,
                     error != NULL ? error : "r3_tree_insert_pathl_ex failed");
             return 1;
@@ -202,29 +237,37 @@ int main(int argc, char **argv) {
     if (r3_tree_compile(tree, &error) != 0) die("r3_tree_compile", error != NULL ? error : "failed");
     match_entry *entry = match_entry_createl("/", 1);
     if (entry == NULL) die("match_entry_createl", "out of memory");
+    /* match_entry_createl leaves these unset; r3_tree_match_route compares a route's host and
+       method with them. */
+    entry->request_method = 0;
+    entry->host = NULL;
+    entry->host_len = 0;
+    entry->remote_addr = NULL;
+    entry->remote_addr_len = 0;
 
     /* Warm-up, outside perf_lookups() so that callgrind leaves it out: every URL twice, which
        also proves each one matches. The entry's array reaches its final size here. */
     uint64_t sum = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < urls.count; i++) {
-            const char *url = urls.text + urls.start[i];
-            const node *found = r3_tree_matchl(tree, url, (int)urls.length[i], entry);
-            if (found == NULL || found->data == NULL) {
-                fprintf(stderr, "r3_lookup_loop: %s: %.*s: no route\n", argv[2], (int)urls.length[i], url);
+            void *data;
+            if (!find(tree, entry, &urls, methods, i, &data) || data == NULL) {
+                fprintf(stderr, "r3_lookup_loop: %s: %.*s: no route\n", argv[2], (int)urls.length[i],
+                        urls.text + urls.start[i]);
                 return 1;
             }
             if (pass == 0 && answers != NULL) {
-                fprintf(answers, "%" PRIuPTR, (uintptr_t)found->data - 1);
+                fprintf(answers, "%" PRIuPTR, (uintptr_t)data - 1);
                 for (int v = 0; v < entry->vars->len; v++) fprintf(answers, "\t%s", entry->vars->tokens[v]);
                 fputc('\n', answers);
             }
-            sum += (uintptr_t)found->data + release_captures(entry);
+            sum += (uintptr_t)data + release_captures(entry);
         }
     }
     if (answers != NULL && fclose(answers) != 0) die(argv[4], strerror(errno));
 
-    sum += perf_lookups(tree, entry, &urls, lookups);
+    sum += methods != NULL ? perf_method_lookups(tree, entry, &urls, methods, lookups)
+                           : perf_lookups(tree, entry, &urls, lookups);
     printf("%ld\n%" PRIu64 "\n", lookups, sum);
 
     /* The tree is not freed: r3 1.3.4's r3_tree_free double-frees some compiled trees. */
@@ -232,7 +275,8 @@ int main(int argc, char **argv) {
     match_entry_free(entry);
     for (size_t i = 0; i < patterns.count; i++) free(routes[i].pattern);
     free(routes);
-    free(patterns.text); free(patterns.start); free(patterns.length);
-    free(urls.text); free(urls.start); free(urls.length);
+    free(methods);
+    free_lines(&patterns);
+    free_lines(&urls);
     return 0;
 }

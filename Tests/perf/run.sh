@@ -2,15 +2,20 @@
 # make perf's counting, once the Makefile has built the loops into PERF_DIR: each loop runs under
 # callgrind with collection on only inside its measured function, and the figure is the
 # instructions counted there over the lookups (or routes added) it made. Deterministic: no timing.
-#   Tests/perf/run.sh PERF_DIR    (PERF_SETS, PERF_LOOKUPS, PERF_ADDS from the environment)
+#   Tests/perf/run.sh PERF_DIR    (PERF_SETS, PERF_METHOD_SETS, PERF_LOOKUPS, PERF_ADDS from the environment)
 # Per set: FastRouter's C API (lookup_loop, against its target where docs/SEMANTICS.md §6 sets
 # one), the Swift value API (swift_lookup_loop) and r3 (r3_lookup_loop, when the Makefile could
 # build it), r3 counted only when it answered every URL as FastRouter did; then a table of the C
-# API next to r3, and registration (add_loop).
+# API next to r3. Then, per set of PERF_METHOD_SETS, the same set with methods (its -methods
+# files: each line a route of its method, each URL looked up with its method): the C API through
+# fr_router_match_method against the same URLs through fr_router_match (docs/SEMANTICS.md §6: at
+# most 1.1×), the Swift API's Router.match(_:method:), r3 with its method conditions, and the heap
+# allocations each C API loop made; then registration (add_loop).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:?usage: run.sh PERF_DIR}
 sets=${PERF_SETS:-github static gplus parse}
+method_sets=${PERF_METHOD_SETS:-github}
 lookups=${PERF_LOOKUPS:-200000}
 adds=${PERF_ADDS:-20000}
 # Instructions per lookup through the C API (docs/SEMANTICS.md §6); sets without one have none.
@@ -34,6 +39,24 @@ count() {
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+# allocations NAME: the calls to malloc & co. that callgrind recorded inside the measured function
+# of run NAME (callgrind names each function once, "cfn=(id) name", then by its id alone).
+allocations() {
+  awk '
+    /^c?fn=\(/ {
+      id = $0; sub(/^c?fn=\(/, "", id); sub(/\).*/, "", id)
+      name = $0; if (sub(/^c?fn=\([0-9]+\) /, "", name)) names[id] = name
+      callee = /^cfn=/ ? names[id] : ""
+    }
+    /^calls=/ && callee ~ /^(malloc|calloc|realloc|reallocarray|posix_memalign|aligned_alloc|memalign|valloc|pvalloc)('\''[0-9]+)?$/ {
+      split($0, field, /[= ]/); total += field[2]
+    }
+    END { print total + 0 }' "$dir/callgrind.$1.out"
+}
+
+# at_most VALUE LIMIT: "met" or "missed".
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b ? "met" : "missed") }'; }
 
 r3=yes
 if [ ! -x "$dir/r3_lookup_loop" ]; then
@@ -79,6 +102,50 @@ for set in $sets; do
     "${target[$set]:+≤ ${target[$set]}}"
 done
 echo
+
+# With methods: the C API with a method against the same URLs without one, then the Swift API and
+# r3 with methods. The URLs without methods are the set's own (<set>.urls: the same URLs in the
+# same order), counted above or here.
+declare -A with_method without_method r3_method
+for set in $method_sets; do
+  routes=Tests/perf/routesets/$set-methods.routes urls=Tests/perf/routesets/$set-methods.urls
+  if [ -z "${c_api[$set]:-}" ]; then
+    c_api[$set]=$(count "$set.c" lookup_loop perf_lookups "$lookups" Tests/perf/routesets/$set.routes \
+      Tests/perf/routesets/$set.urls "$lookups" "$dir/answers.$set.c") || exit 1
+  fi
+  without=${c_api[$set]}
+  with=$(count "$set-methods.c" lookup_loop perf_method_lookups "$lookups" "$routes" "$urls" "$lookups" \
+    "$dir/answers.$set-methods.c") || exit 1
+  with_method[$set]=$with without_method[$set]=$without
+  echo "$set with methods: $with instructions/lookup through fr_router_match_method, $without through fr_router_match on the same URLs: $(ratio "$with" "$without")× (target ≤ 1.1×: $(at_most "$(ratio "$with" "$without")" 1.1)); heap allocations in the measured loops: $(allocations "$set-methods.c") and $(allocations "$set.c")"
+  s=$(count "$set-methods.swift" swift_lookup_loop perfMethodLookups "$lookups" "$routes" "$urls" "$lookups") || exit 1
+  echo "$set with methods, Swift Router.match(_:method:): $s instructions/lookup ($(( s * 100 / with ))% of the C API with methods)"
+  [ "$r3" = yes ] || continue
+  if ! r=$(count "$set-methods.r3" r3_lookup_loop perf_method_lookups "$lookups" "$routes" "$urls" "$lookups" \
+      "$dir/answers.$set-methods.r3" 2> /dev/null); then
+    echo "$set with methods, r3: not counted — r3_lookup_loop failed: $(head -n 1 "$dir/$set-methods.r3.err")"
+  elif ! cmp -s "$dir/answers.$set-methods.c" "$dir/answers.$set-methods.r3"; then
+    differ=$(diff <(cat -n "$dir/answers.$set-methods.c") <(cat -n "$dir/answers.$set-methods.r3") | grep -c '^<')
+    echo "$set with methods, r3: not counted — r3 answered $differ URLs differently from FastRouter; see $dir/answers.$set-methods.*"
+  else
+    r3_method[$set]=$r
+    echo "$set with methods, r3 (r3_tree_match_route): $r instructions/lookup ($(ratio "$r" "$with")× the C API's with methods)"
+  fi
+done
+
+if [ -n "$method_sets" ]; then
+  echo
+  echo "instructions per lookup with a method (callgrind; the same URLs as the set's own, each reading the route and every capture):"
+  printf '  %-8s %11s %8s %14s %7s %14s\n' set "no method" "method" "method / none" r3 "r3 / C API"
+  for set in $method_sets; do
+    r=${r3_method[$set]:-}
+    printf '  %-8s %11s %8s %13s%s %7s %13s%s\n' "$set" "${without_method[$set]}" "${with_method[$set]}" \
+      "$(ratio "${with_method[$set]}" "${without_method[$set]}")" "×" "${r:--}" \
+      "$([ -n "$r" ] && ratio "$r" "${with_method[$set]}" || echo "-")" "$([ -n "$r" ] && echo "×" || echo " ")"
+  done
+  echo "  target: a lookup with a method ≤ 1.1× the same lookup without one (docs/SEMANTICS.md §6)"
+  echo
+fi
 
 a=$(count add_loop add_loop perf_adds "$adds" "$adds") || exit 1
 echo "registration: $a instructions per fr_router_add ($adds generated routes)"

@@ -8,6 +8,10 @@
 // matches in perfLookups(), called once. Each measured match reads the value, the route id and
 // every (name, value) parameter, as a caller would. `make perf` runs it under callgrind with
 // collection on inside perfLookups() only.
+//
+// With methods (the `-methods` files: "GET /users/:id", "GET /users/42"), routes are registered
+// with theirs and, when the URL lines carry methods, every match is `Router.match(_:method:)`
+// and the measured function is perfMethodLookups().
 import FastRouter
 
 #if canImport(Glibc)
@@ -28,6 +32,19 @@ func lines(_ path: String) -> [String] {
         .map(String.init).filter { !$0.hasPrefix("#") }
 }
 
+/// A line's method, when it starts with one (upper-case letters, then spaces or tabs, then more),
+/// and the rest of the line.
+func splitMethod(_ line: String) -> (method: HTTPMethod?, rest: String) {
+    let bytes = Array(line.utf8)
+    var end = 0
+    while end < bytes.count && bytes[end] >= UInt8(ascii: "A") && bytes[end] <= UInt8(ascii: "Z") { end += 1 }
+    var rest = end
+    while rest < bytes.count && (bytes[rest] == UInt8(ascii: " ") || bytes[rest] == UInt8(ascii: "\t")) { rest += 1 }
+    guard end > 0, rest > end, rest < bytes.count else { return (nil, line) }
+    guard let method = HTTPMethod(rawValue: String(decoding: bytes[..<end], as: UTF8.self)) else { return (nil, line) }
+    return (method, String(decoding: bytes[rest...], as: UTF8.self))
+}
+
 @inline(never) @_silgen_name("perfLookups")
 func perfLookups(_ router: Router<Int>, _ urls: [String], _ lookups: Int) -> Int {
     var checksum = 0
@@ -43,23 +60,53 @@ func perfLookups(_ router: Router<Int>, _ urls: [String], _ lookups: Int) -> Int
     return checksum
 }
 
+@inline(never) @_silgen_name("perfMethodLookups")
+func perfMethodLookups(_ router: Router<Int>, _ urls: [String], _ methods: [HTTPMethod], _ lookups: Int) -> Int {
+    var checksum = 0
+    var index = 0
+    for _ in 0..<lookups {
+        if case .matched(let match)? = try? router.match(urls[index], method: methods[index]) {
+            checksum &+= match.value &+ Int(match.routeID)
+            for parameter in match.parameters { checksum &+= parameter.name.utf8.count &+ parameter.value.utf8.count }
+        }
+        index += 1
+        if index == urls.count { index = 0 }
+    }
+    return checksum
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let lookups = Int(arguments[3]) else {
     fatalError("usage: swift_lookup_loop ROUTES URLS LOOKUPS")
 }
-let patterns = lines(arguments[1])
+let routes = lines(arguments[1]).map(splitMethod)
+let requests = lines(arguments[2]).map(splitMethod)
 // Each worker thread of a server owns its request strings.
-let urls = lines(arguments[2]).map { String(decoding: Array($0.utf8), as: UTF8.self) }
+let urls = requests.map { String(decoding: Array($0.rest.utf8), as: UTF8.self) }
+// A URL without a method, among URLs with methods, asks as GET.
+let methods = requests.contains { $0.method != nil } ? requests.map { $0.method ?? .get } : nil
 let router = Router<Int>()
 do {
-    try router.add(contentsOf: patterns.enumerated().map { Route($1, id: UInt64($0), value: $0) })
+    try router.add(contentsOf: routes.enumerated().map { index, route in
+        Route(route.rest, methods: route.method.map { [$0] } ?? [], id: UInt64(index), value: index)
+    })
 } catch {
     fatalError("\(error)")
 }
 for _ in 0..<2 {
     for (line, url) in urls.enumerated() {
-        guard (try? router.match(url)) != nil else { fatalError("line \(line + 1): \(url) did not match") }
+        let matched: Bool
+        if let methods {
+            matched = (try? router.match(url, method: methods[line]))?.match != nil
+        } else {
+            matched = (try? router.match(url)) != nil
+        }
+        guard matched else { fatalError("line \(line + 1): \(url) did not match") }
     }
 }
 print(lookups)
-print(perfLookups(router, urls, lookups))
+if let methods {
+    print(perfMethodLookups(router, urls, methods, lookups))
+} else {
+    print(perfLookups(router, urls, lookups))
+}
