@@ -11,7 +11,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public let rawValue: String
 
     /// The method named `rawValue`, or `nil` when it is not an RFC 9110 token (empty, or a byte
-    /// other than letters, digits and ``!#$%&'*+-.^_`|~``).
+    /// other than letters, digits and the symbols RFC 9110 allows in a token).
     public init?(rawValue: String) {
         guard withUTF8(rawValue, { HTTPMethod.isToken($0) }) else { return nil }
         self.rawValue = rawValue

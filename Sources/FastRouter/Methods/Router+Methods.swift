@@ -7,8 +7,11 @@ extension Router {
     /// ```
     ///
     /// - Parameters:
+    ///   - pattern: the route pattern.
     ///   - methods: the methods the route accepts; empty for any method (as ``add(_:priority:id:value:)``).
-    ///   - pattern, priority, id, value: as ``add(_:priority:id:value:)``.
+    ///   - priority: higher priorities win before specificity is compared; default 0.
+    ///   - id: the route id; a fresh one when `nil`.
+    ///   - value: what a match of this route returns.
     /// - Returns: the route id.
     /// - Throws: ``RouterError``: as ``add(_:priority:id:value:)``; `.duplicateRoute` only when a
     ///   route of the same path accepts one of the same methods (a route for any method accepts
