@@ -38,10 +38,10 @@ printf 'GET /a/{x:int}\nPUT /a/{y:int}\n' >"$dir/methods.routes"
 printf '/a/1\n/a/2\n' >"$dir/methods.urls"
 expect 0 "methods — routes from" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c
 expect 0 "no problems found" -- lint "$dir/methods.routes"
-# Read with its methods, the file is two routes, each URL looked up with its route's method; the
-# rows with methods follow the set's own, with what a method costs the C API.
-expect 0 "with methods — 2 routes on 2 paths" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c,r3,routing-kit
-expect 0 "C API lookup with a method vs without" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c
+# Read with its methods, the file is two routes, each URL looked up with its route's method: the
+# rows with methods follow the set's own (every router answering right), then what a method
+# costs the C API.
+expect 0 "C API lookup with a method vs without, on the same URLs: .* from ns/lookup" -- --quick --routes "$dir/methods.routes" --urls "$dir/methods.urls" --routers c,r3,routing-kit
 # A request whose method its route does not accept is a wrong answer with methods (405).
 printf 'GET /a\n/b\n' >"$dir/method405.routes"
 printf 'POST /a\nGET /b\n' >"$dir/method405.urls"
