@@ -2,8 +2,8 @@ import FastRouterLint
 
 extension RouteFile {
     /// The file read with its methods, or `nil` when no route line and no URL line has one:
-    /// every route line a route of its own under its method (any method without one), every
-    /// request looked up with a method.
+    /// every route line a route of its own for its methods (any method without a method field or
+    /// with `*`), every request looked up with a method.
     ///
     /// A line that the merged reading folds into an earlier line's route (`GET /a/{x:int}`, then
     /// `PUT /a/{y:int}`) is a route of its own here, with its own parameter names; lines that the
@@ -16,19 +16,19 @@ extension RouteFile {
     ///     answered by route line i), or `nil` when the URLs were built, one per merged route.
     static func methodVariant(lines: [RouteLine], routeOfLine: [Int], requests: [Request],
                               urlMethods: [String?]?) -> MethodVariant? {
-        guard lines.contains(where: { $0.method != nil }) || urlMethods?.contains(where: { $0 != nil }) == true else {
+        guard lines.contains(where: { !$0.methods.isEmpty }) || urlMethods?.contains(where: { $0 != nil }) == true else {
             return nil
         }
         let routes = lines.map { line in
-            RouteSpec(pattern: line.pattern, priority: line.priority, methods: line.method.map { [$0] } ?? [])
+            RouteSpec(pattern: line.pattern, priority: line.priority, methods: line.methods.map(\.rawValue))
         }
-        /// Line `line`'s request for `url`: the URL line's method, else its route's, else GET
-        /// (the route then accepts any method), and, for URLs from a file, the parameters named
+        /// Line `line`'s request for `url`: the URL line's method, else its route's first, else
+        /// GET (the route then accepts any method), and, for URLs from a file, the parameters named
         /// after its own pattern (built URLs have none, as in the merged set).
         func request(_ url: String, line: Int, urlMethod: String?) -> Request {
             let parameters = urlMethods == nil ? nil : plainPlaceholderValues(pattern: lines[line].pattern, url: url)
             return Request(url: url, route: line, parameters: parameters, pathParameterCount: parameters?.count ?? 0,
-                           method: urlMethod ?? lines[line].method ?? "GET")
+                           method: urlMethod ?? lines[line].methods.first?.rawValue ?? "GET")
         }
         var variant: [Request] = []
         if let urlMethods {
