@@ -52,8 +52,9 @@ printf '/a\r\n/b/7\r\n' >"$dir/crlf.urls"
 expect 0 "crlf — routes from" -- --quick --routes "$dir/crlf.routes" --urls "$dir/crlf.urls" --routers c
 expect 0 "no problems found" -- lint "$dir/crlf.routes"
 
-printf 'get /a\n' >"$dir/lower.routes"
-expect 64 "a method is written in upper case" -- --quick --routes "$dir/lower.routes"
+# Methods are case-sensitive tokens (docs/SEMANTICS.md §3.7): 'get' is one, 'GÉT' is not.
+printf 'GÉT /a\n' >"$dir/badmethod.routes"
+expect 64 "invalid method 'GÉT': not an HTTP token" -- --quick --routes "$dir/badmethod.routes"
 expect 64 "no such file" -- --quick --routes "$dir/missing.routes"
 expect 64 "is a directory" -- --quick --routes "$dir"
 expect 2 "no such file" -- lint "$dir/missing.routes"

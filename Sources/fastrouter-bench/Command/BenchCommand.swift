@@ -22,7 +22,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an SVG chart (ns per lookup per router and set, thread scaling).", valueName: "file"))
     var svg: String?
 
-    @Option(help: ArgumentHelp("Measure your own routes: one per line, '[METHOD] pattern [priority]'. Request URLs come from --urls, else from urls/NAME.urls or NAME.urls beside the file, else one is built per route.", valueName: "file"))
+    @Option(help: ArgumentHelp("Measure your own routes: one per line, '[METHOD,...] pattern [priority]' (with methods, also measured as a server registers them). Request URLs come from --urls, else from urls/NAME.urls or NAME.urls beside the file, else one is built per route.", valueName: "file"))
     var routes: String?
 
     @Option(help: ArgumentHelp("Request URLs for --routes: one per line, '[METHOD] url', line i answered by route i.", valueName: "file"))

@@ -4,11 +4,11 @@ import Foundation
 
 /// Reads a user's own set: `--routes FILE`, with `--urls FILE` or without.
 ///
-/// Routes file: one route per line, `[METHOD] pattern [priority]`. URLs file: one URL per line,
-/// `[METHOD] url`, line i answered by the route of line i. Blank lines and lines starting with
-/// `#` are skipped in both. Lines are read as ``RouteLinter`` reads them (``RouteLineIndex``): a
-/// line naming an earlier line's route (same table, host, priority and segment shapes, parameter
-/// names aside: docs/SEMANTICS.md §3.6) with another method is merged into it; naming it again
+/// Routes file: one route per line, `[METHOD,…] pattern [priority]` (``RouteLine``). URLs file:
+/// one URL per line, `[METHOD] url`, line i answered by the route of line i. Blank lines and lines
+/// starting with `#` are skipped in both. Lines are merged by ``RouteLineIndex``: a line naming an
+/// earlier line's route (same table, host, priority and segment shapes, parameter names aside:
+/// docs/SEMANTICS.md §3.6) with methods it has not had is merged into it; naming it again
 /// otherwise is a duplicate, which the router refuses. That is the set looked up without a
 /// method. When a line has a method, the file is also read with its methods
 /// (``methodVariant(lines:routeOfLine:requests:urlMethods:)``): every line a route of its own.

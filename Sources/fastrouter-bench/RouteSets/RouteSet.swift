@@ -10,8 +10,8 @@ struct Parameter: Equatable, Sendable, Codable, CustomStringConvertible {
 struct RouteSpec: Sendable, Equatable {
     var pattern: String
     var priority: Int32 = 0
-    /// The HTTP methods the route accepts, upper case; empty for any method (every set looked
-    /// up without a method registers its routes so).
+    /// The HTTP methods the route accepts (case-sensitive tokens); empty for any method (every
+    /// set looked up without a method registers its routes so).
     var methods: [String] = []
 }
 
