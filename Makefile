@@ -311,7 +311,8 @@ FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -parse-as-library -O -I Sources/CPCR
     -Xcc -fmodule-map-file=Sources/CPCRE2/module.modulemap -Xcc -fmodule-map-file=Sources/CFastRouter/module.modulemap
 FUZZ_SOURCES_pattern := Tests/Fuzz/PatternFuzz.swift
 FUZZ_SOURCES_match := Tests/Fuzz/MatchFuzz.swift
-FUZZ_SOURCES_differential := Tests/Fuzz/DifferentialFuzz.swift Tests/FastRouterTests/ReferenceMatcher.swift
+FUZZ_SOURCES_differential := Tests/Fuzz/DifferentialFuzz.swift Tests/FastRouterTests/ReferenceMatcher.swift \
+    Tests/FastRouterTests/ReferenceMatcher+Methods.swift
 FUZZ_SOURCES_cabi := Tests/Fuzz/CABIFuzz.swift
 # In make test: five seconds each from a fixed seed, with a fresh working corpus.
 FUZZ_CI_SECONDS ?= 5

@@ -2,7 +2,9 @@ import FastRouter
 import Testing
 
 /// Random route sets and URLs, each lookup compared with ``ReferenceMatcher``: the whole candidate
-/// list in decline order, with ids and parameters, plus add/remove outcomes and counts.
+/// list in decline order, with ids and parameters, plus add/remove outcomes and counts. Routes
+/// accept random method sets, and each URL is also requested with random methods: status, route,
+/// parameters, decline order and `Allow` value (DifferentialScenario+Methods.swift).
 @Suite struct DifferentialTests {
     /// 8 batches of 125 seeds: 1000 small route sets with a tiny literal vocabulary (many overlaps).
     static let seedBatches: [ClosedRange<UInt64>] = (0..<8).map { batch in
@@ -33,6 +35,7 @@ import Testing
         var partial = 0
         var orderedByPartial = 0
         var greedyChoice = 0
+        var methods = DifferentialScenario.Outcome()
         for seed in seeds where failures < 4 {
             var scenario = DifferentialScenario(seed: seed, wide: wide)
             let outcome = scenario.run()
@@ -41,6 +44,12 @@ import Testing
             partial += outcome.partial
             orderedByPartial += outcome.orderedByPartial
             greedyChoice += outcome.greedyChoice
+            methods.requests += outcome.requests
+            methods.requestsMatched += outcome.requestsMatched
+            methods.requestsNotFound += outcome.requestsNotFound
+            methods.requestsNotAllowed += outcome.requestsNotAllowed
+            methods.headServedByGet += outcome.headServedByGet
+            methods.allowWithExtensions += outcome.allowWithExtensions
             if let report = outcome.failure {
                 failures += 1
                 Issue.record(Comment(rawValue: report))
@@ -54,6 +63,14 @@ import Testing
         #expect(partial * 20 > lookups, "lookups with a partial-segment candidate: \(partial) of \(lookups)")
         #expect(orderedByPartial * 200 > lookups, "lookups ordered at a partial segment: \(orderedByPartial) of \(lookups)")
         #expect(greedyChoice * 200 > lookups, "lookups with a greedy partial split: \(greedyChoice) of \(lookups)")
+        // Requests with a method must reach every outcome of §3.7, HEAD served by GET routes and
+        // extension names in Allow values, or the method comparison checks little.
+        let requests = methods.requests
+        #expect(methods.requestsMatched * 5 > requests, "matched requests: \(methods.requestsMatched) of \(requests)")
+        #expect(methods.requestsNotFound * 20 > requests, "requests without a route: \(methods.requestsNotFound) of \(requests)")
+        #expect(methods.requestsNotAllowed * 20 > requests, "405 requests: \(methods.requestsNotAllowed) of \(requests)")
+        #expect(methods.headServedByGet * 100 > requests, "HEAD served by GET: \(methods.headServedByGet) of \(requests)")
+        #expect(methods.allowWithExtensions * 100 > requests, "405s listing extension methods: \(methods.allowWithExtensions) of \(requests)")
     }
 
     @Test func generatorIsDeterministic() {
@@ -71,6 +88,8 @@ struct DifferentialScenario {
         var id: UInt64
         var table: Table
         var variants: [[Piece]]
+        /// The methods the route accepts; empty for any method.
+        var methods: [String] = []
     }
 
     enum Table {
@@ -148,6 +167,11 @@ struct DifferentialScenario {
     /// The partial segments of this seed: few, so routes share them and tie at the same depth.
     var partialVocabulary: [PartialTemplate] = []
     var nameCounter = 0
+    /// This seed's method names (see ``randomMethodVocabulary()``).
+    var methodVocabulary: [String] = []
+    /// Whether routes take many new method names, past the router's 64 (about 1 seed in 25).
+    var manyMethodNames = false
+    var freshMethodNames = 0
 
     init(seed: UInt64, wide: Bool = false) {
         self.seed = seed
@@ -157,7 +181,10 @@ struct DifferentialScenario {
         options.caseInsensitivePaths = rng.chance(0.25)
         options.globalFallback = rng.chance(0.8)
         options.plusAsSpace = rng.chance(0.8)
+        options.headFallback = rng.chance(0.8)
         self.options = options
+        methodVocabulary = randomMethodVocabulary()
+        manyMethodNames = rng.chance(0.04)
         var pool = Self.literals
         if wide {
             // Short words over a small alphabet: long shared prefixes, case twins, raw and encoded forms.
@@ -239,13 +266,37 @@ struct DifferentialScenario {
         var partial = 0
         var orderedByPartial = 0
         var greedyChoice = 0
+        /// Requests with a method, by expected outcome, and coverage of the rules of §3.7.
+        var requests = 0
+        var requestsMatched = 0
+        var requestsNotFound = 0
+        var requestsNotAllowed = 0
+        var headServedByGet = 0
+        var allowWithExtensions = 0
         var failure: String?
     }
 
     // MARK: routes
 
     mutating func generateRoutes() -> [GenRoute] {
-        (0..<(wide ? 60 + rng.below(100) : 4 + rng.below(24))).map { index in generateRoute(index: index) }
+        var routes: [GenRoute] = []
+        for index in 0..<(wide ? 60 + rng.below(100) : 4 + rng.below(24)) {
+            if let earlier = routes.isEmpty ? nil : rng.pick(routes), rng.chance(0.15) {
+                // An earlier pattern again with other methods: a second route when the method
+                // sets are disjoint, a duplicate when they overlap.
+                var route = earlier
+                route.id = randomID(index: index)
+                route.methods = randomMethods()
+                routes.append(route)
+            } else {
+                routes.append(generateRoute(index: index))
+            }
+        }
+        return routes
+    }
+
+    private mutating func randomID(index: Int) -> UInt64 {
+        rng.chance(0.12) ? UInt64(1 + rng.below(3)) : UInt64(100 + index)
     }
 
     mutating func generateRoute(index: Int) -> GenRoute {
@@ -296,8 +347,9 @@ struct DifferentialScenario {
             pattern = scheme + "://" + host + path
         }
         let priority: Int32 = rng.chance(0.12) ? (rng.chance(0.5) ? 1 : -1) : 0
-        let id: UInt64 = rng.chance(0.12) ? UInt64(1 + rng.below(3)) : UInt64(100 + index)
-        return GenRoute(pattern: pattern, priority: priority, id: id, table: table, variants: expand(items))
+        let id = randomID(index: index)
+        return GenRoute(pattern: pattern, priority: priority, id: id, table: table, variants: expand(items),
+                        methods: randomMethods())
     }
 
     private func isWildcard(_ piece: Piece) -> Bool {
@@ -569,7 +621,7 @@ struct DifferentialScenario {
             var result = outcome
             result.failure = """
                 differential mismatch, seed \(seed)\(wide ? " (wide)" : ""): \(what)
-                options: caseInsensitivePaths=\(options.caseInsensitivePaths) globalFallback=\(options.globalFallback) plusAsSpace=\(options.plusAsSpace)
+                options: caseInsensitivePaths=\(options.caseInsensitivePaths) globalFallback=\(options.globalFallback) plusAsSpace=\(options.plusAsSpace) headFallback=\(options.headFallback)
                 operations:
                 \(log.joined(separator: "\n"))
                 """
@@ -580,24 +632,36 @@ struct DifferentialScenario {
         while index < routes.count {
             let batch = Array(routes[index..<min(routes.count, index + (rng.chance(0.2) ? 3 : 1))])
             index += batch.count
-            let expected = reference.add(batch.map { ($0.pattern, $0.priority, $0.id) })
+            let expected = reference.add(batch.map { ($0.pattern, $0.methods, $0.priority, $0.id) })
             let actual: Result<[UInt64], RouterError>
-            if batch.count == 1 {
+            let methods = { (route: GenRoute) in route.methods.map { HTTPMethod(rawValue: $0)! } }
+            if batch.count == 1 && batch[0].methods.isEmpty && rng.chance(0.5) {
                 actual = routerOutcome { () throws(RouterError) in
                     [try router.add(batch[0].pattern, priority: batch[0].priority, id: batch[0].id, value: index)]
                 }
+            } else if batch.count == 1 {
+                actual = routerOutcome { () throws(RouterError) in
+                    [try router.add(batch[0].pattern, methods: methods(batch[0]), priority: batch[0].priority,
+                                    id: batch[0].id, value: index)]
+                }
             } else {
                 actual = routerOutcome { () throws(RouterError) in
-                    try router.add(contentsOf: batch.map { Route($0.pattern, priority: $0.priority, id: $0.id, value: index) })
+                    try router.add(contentsOf: batch.map {
+                        Route($0.pattern, methods: methods($0), priority: $0.priority, id: $0.id, value: index)
+                    })
                 }
             }
-            let described = batch.map { "\($0.pattern.debugDescription) priority \($0.priority) id \($0.id)" }
-                .joined(separator: ", ")
+            let described = batch.map {
+                ($0.methods.isEmpty ? "" : $0.methods.joined(separator: ",") + " ")
+                    + "\($0.pattern.debugDescription) priority \($0.priority) id \($0.id)"
+            }.joined(separator: ", ")
             log.append("  add [\(described)] -> \(expected)")
             switch (expected, actual) {
             case (.added, .success):
                 break
             case (.duplicate, .failure(let error)) where error.code == .duplicateRoute:
+                break
+            case (.tooManyMethods, .failure(let error)) where error.code == .invalidArgument:
                 break
             case (.unsupported(let pattern), _):
                 return fail("the reference cannot read generated pattern \(pattern.debugDescription)")
@@ -616,7 +680,9 @@ struct DifferentialScenario {
             if rng.chance(0.05) {
                 for _ in 0..<3 {
                     outcome.lookups += 1
-                    if let problem = check(generateURL(routes: routes), router, reference, matcher, &outcome) {
+                    let url = generateURL(routes: routes)
+                    let methods = requestMethods()
+                    if let problem = check(url, methods, router, reference, matcher, &outcome) {
                         return fail(problem)
                     }
                 }
@@ -638,16 +704,33 @@ struct DifferentialScenario {
         router.core.checkInvariants()
         for _ in 0..<(wide ? 80 : 40) {
             outcome.lookups += 1
-            if let problem = check(generateURL(routes: routes), router, reference, matcher, &outcome) {
+            let url = generateURL(routes: routes)
+            let methods = requestMethods()
+            if let problem = check(url, methods, router, reference, matcher, &outcome) {
                 return fail(problem)
             }
         }
         return outcome
     }
 
+    /// One or two methods to request a URL with.
+    private mutating func requestMethods() -> [String] {
+        (0..<(1 + rng.below(2))).map { _ in randomRequestMethod() }
+    }
+
+    /// Compares one lookup without a method, then the requests with each of `methods`.
+    private func check(_ url: String, _ methods: [String], _ router: Router<Int>, _ reference: ReferenceMatcher,
+                       _ matcher: Matcher<Int>, _ outcome: inout Outcome) -> String? {
+        if let problem = checkLookup(url, router, reference, matcher, &outcome) { return problem }
+        for method in methods {
+            if let problem = checkRequest(url, method: method, router, reference, matcher, &outcome) { return problem }
+        }
+        return nil
+    }
+
     /// Compares one lookup through `matches`, then the decline order through `matcher`.
-    private func check(_ url: String, _ router: Router<Int>, _ reference: ReferenceMatcher, _ matcher: Matcher<Int>,
-                       _ outcome: inout Outcome) -> String? {
+    private func checkLookup(_ url: String, _ router: Router<Int>, _ reference: ReferenceMatcher, _ matcher: Matcher<Int>,
+                             _ outcome: inout Outcome) -> String? {
         let actual = routerOutcome { () throws(RouterError) in try router.matches(url) }
         guard let expected = reference.matches(url) else {
             if case .failure(let error) = actual, error.code == .invalidURL { return nil }

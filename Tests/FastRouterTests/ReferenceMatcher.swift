@@ -12,6 +12,9 @@ import FastRouter
 /// Partial segments (`{name}.{ext}`, `v{major:int}`) follow the README: they rank between a
 /// literal and a constraint, each placeholder takes a non-empty value that its constraint (if
 /// any) accepts as a whole, and the split is greedy from the left (see ``bestSplit``).
+///
+/// Routes carry HTTP method sets (§3.7); lookups with a method are in
+/// ReferenceMatcher+Methods.swift, on top of ``matches(_:)``.
 struct ReferenceMatcher {
     /// One (name, value) pair of a match.
     struct Pair: Hashable, CustomStringConvertible {
@@ -32,6 +35,8 @@ struct ReferenceMatcher {
     /// which one wins then, so the differential only compares such lookups as sets.
     struct Lookup {
         var candidates: [Candidate]
+        /// The methods each candidate's route accepts (`nil`: any method), beside `candidates`.
+        var methodSets: [Set<String>?] = []
         var ambiguous: Bool
         var fragment: String?
         /// Coverage, so the differential can check that it tests partial segments at all: how
@@ -43,7 +48,8 @@ struct ReferenceMatcher {
         var greedyChoice = false
     }
 
-    enum AddOutcome: Equatable { case added, duplicate, unsupported(String) }
+    /// `tooManyMethods`: the add would give the router more than ``methodCapacity`` names.
+    enum AddOutcome: Equatable { case added, duplicate, tooManyMethods, unsupported(String) }
 
     enum Host: Hashable {
         case any
@@ -99,11 +105,20 @@ struct ReferenceMatcher {
         var table: String?
         var host: Host
         var variants: [[Segment]]
+        /// The methods the route accepts, `nil` for any method.
+        var methods: Set<String>? = nil
     }
 
     let options: RouterOptions
     private(set) var entries: [Entry] = []
     private var nextOrder = 0
+    /// Every method name the router has seen, in the order it first saw it: what orders the
+    /// extension methods of an `Allow` value (§3.7). A name counts from the first add that lists
+    /// it, even one that then fails, and stays when its routes are removed: the router numbers a
+    /// name when it reads it, before it checks the route, and never forgets one.
+    private(set) var methodNames: [String] = []
+    /// Distinct method names a router accepts (§3.7 asks for at least 64; the router takes 64).
+    static let methodCapacity = 64
 
     init(options: RouterOptions) {
         self.options = options
@@ -113,22 +128,36 @@ struct ReferenceMatcher {
 
     // MARK: registration
 
-    /// Adds routes all or nothing, as `Router.add(contentsOf:)` does.
+    /// Adds routes for any method all or nothing, as `Router.add(contentsOf:)` does.
     mutating func add(_ routes: [(pattern: String, priority: Int32, id: UInt64)]) -> AddOutcome {
+        add(routes.map { (pattern: $0.pattern, methods: [String](), priority: $0.priority, id: $0.id) })
+    }
+
+    /// Adds routes all or nothing, each for `methods` (empty: any method). Two routes with the
+    /// same duplicate key are duplicates only when their method sets overlap (§3.7).
+    mutating func add(_ routes: [(pattern: String, methods: [String], priority: Int32, id: UInt64)]) -> AddOutcome {
         var parsed: [Entry] = []
         for route in routes {
-            guard let entry = parse(route.pattern, priority: route.priority, id: route.id) else {
+            guard var entry = parse(route.pattern, priority: route.priority, id: route.id) else {
                 return .unsupported(route.pattern)
             }
+            entry.methods = route.methods.isEmpty ? nil : Set(route.methods)
             parsed.append(entry)
         }
-        var taken = Set<DuplicateKey>()
+        var taken: [DuplicateKey: [Set<String>?]] = [:]
         for entry in entries {
-            for variant in entry.variants { taken.insert(key(entry, variant)) }
+            for variant in entry.variants { taken[key(entry, variant), default: []].append(entry.methods) }
         }
-        for entry in parsed {
-            for variant in entry.variants where !taken.insert(key(entry, variant)).inserted {
-                return .duplicate
+        for (route, entry) in zip(routes, parsed) {
+            // The route's names first: they stay seen when this route or a later one fails.
+            for name in route.methods where !methodNames.contains(name) {
+                guard methodNames.count < Self.methodCapacity else { return .tooManyMethods }
+                methodNames.append(name)
+            }
+            for variant in entry.variants {
+                let key = key(entry, variant)
+                if taken[key, default: []].contains(where: { Self.overlap($0, entry.methods) }) { return .duplicate }
+                taken[key, default: []].append(entry.methods)
             }
         }
         for var entry in parsed {
@@ -143,6 +172,12 @@ struct ReferenceMatcher {
         let before = entries.count
         entries.removeAll { $0.id == id }
         return before - entries.count
+    }
+
+    /// Whether two method sets share a method (`nil`, any method, shares every one).
+    static func overlap(_ a: Set<String>?, _ b: Set<String>?) -> Bool {
+        guard let a, let b else { return true }
+        return !a.isDisjoint(with: b)
     }
 
     private func key(_ entry: Entry, _ variant: [Segment]) -> DuplicateKey {
@@ -517,6 +552,7 @@ struct ReferenceMatcher {
 
     private struct Ranked {
         var candidate: Candidate
+        var methods: Set<String>?
         var priority: Int32
         var hostRank: Int
         var ranks: [Int]
@@ -548,7 +584,7 @@ struct ReferenceMatcher {
                 guard let parameters = match(variant, url, greedyChoice: &result.greedyChoice) else { continue }
                 if variant.contains(where: Self.isPartial) { result.partialCandidates += 1 }
                 ranked.append(Ranked(candidate: Candidate(id: entry.id, parameters: parameters + url.query),
-                                     priority: entry.priority, hostRank: entry.host.rank,
+                                     methods: entry.methods, priority: entry.priority, hostRank: entry.host.rank,
                                      ranks: ranks(variant), order: entry.order, variant: index))
             }
         }
@@ -565,6 +601,7 @@ struct ReferenceMatcher {
             }
         }
         result.candidates += ranked.map(\.candidate)
+        result.methodSets += ranked.map(\.methods)
     }
 
     private static func isPartial(_ segment: Segment) -> Bool {

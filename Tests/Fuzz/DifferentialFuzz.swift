@@ -1,7 +1,12 @@
 // libFuzzer harness: fuzzer bytes → options, a small route set and URLs, each lookup compared
-// with the linear reference matcher of Tests/FastRouterTests/ReferenceMatcher.swift (compiled
-// into this harness unchanged): the full candidate list in decline order, with route ids and
-// every (name, value) pair, plus the outcome of every add and remove and the route count.
+// with the linear reference matcher of Tests/FastRouterTests/ReferenceMatcher.swift and
+// ReferenceMatcher+Methods.swift (compiled into this harness unchanged): the full candidate list
+// in decline order, with route ids and every (name, value) pair, plus the outcome of every add
+// and remove and the route count.
+//
+// Routes accept method sets (docs/SEMANTICS.md §3.7) and each URL is also requested with methods
+// chosen from the input (standard, extension, never registered, or raw bytes that may not be a
+// token): status, route, parameters, decline order and the Allow value of a 405 are compared.
 //
 // Routes are built from the subset of the pattern language the reference reads (its four regex
 // sources, no partial segments); URLs from route shapes, a value vocabulary, percent-encoding
@@ -37,6 +42,8 @@ private struct GeneratedRoute {
     var id: UInt64
     var table: Table
     var variants: [[Piece]]
+    /// Empty for any method.
+    var methods: [String]
 }
 
 private let literals: [(text: String, forms: [String])] = [
@@ -59,16 +66,55 @@ private let queryItems = ["k=v", "k=w", "flag", "=v", "", "a+b=c+d", "q=%2B", "p
                           "*=star", "name=caf%C3%A9", "%6B=1", "e=", "x=1%262", "h=%E6%97%A5", "k==v"]
 private let badPieces = ["%G1", "%4", "%00", "%C3%28", "%ED%A0%80", "%C0%AF", "%", "%F4%90%80%80", "%FF", "\u{0}"]
 private let fragments = ["#frag", "#a%ZZ", "#x?y=1", "#%00", "#", "##", "#/p/1"]
+/// Method names: standard, extension, and traps for shortcuts (case, a HEAD prefix, exactly eight
+/// bytes, longer names differing only at the end).
+private let methodPool = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE", "PURGE",
+                          "PROPFIND", "PROPPATCH", "get", "HEADER", "M-SEARCH", "VERSION-CONTROL", "VERSION-CONTROLS"]
+/// Names lookups may use that no route does.
+private let unseenMethods = ["BREW", "HEA", "GETS", "Head", "VERSION-CONTROLX"]
 
 private struct Generator {
     var input: FuzzInput
     var vocabulary: [(text: String, forms: [String])] = []
     var nameCounter = 0
+    /// The method names routes of this input take, and how many fresh `X<n>` names were made.
+    var methodVocabulary: [String] = ["GET"]
+    var freshMethods = 0
 
     init(_ input: FuzzInput) {
         self.input = input
         var pool = literals
         for _ in 0..<(3 + self.input.below(4)) { vocabulary.append(pool.remove(at: self.input.below(pool.count))) }
+        for _ in 0..<self.input.below(6) {
+            let name = self.input.pick(methodPool)
+            if !methodVocabulary.contains(name) { methodVocabulary.append(name) }
+        }
+    }
+
+    /// A route's methods: any (empty), a few of the vocabulary, or (rarely) many fresh names, so
+    /// that the router's 64 names can run out.
+    mutating func methods() -> [String] {
+        switch input.below(16) {
+        case ..<6: return []
+        case 15:
+            return (0..<(1 + input.below(24))).map { _ in
+                freshMethods += 1
+                return "X\(freshMethods)"
+            }
+        default: return (0..<(1 + input.below(3))).map { _ in input.pick(methodVocabulary) }
+        }
+    }
+
+    /// A request's method as bytes: mostly GET, HEAD and the vocabulary, sometimes a name no
+    /// route has, now and then raw input bytes (which may not be a token).
+    mutating func requestMethod() -> [UInt8] {
+        switch input.below(16) {
+        case ..<4: return Array("GET".utf8)
+        case ..<8: return Array("HEAD".utf8)
+        case ..<13: return Array(input.pick(methodVocabulary).utf8)
+        case ..<15: return Array(input.pick(unseenMethods + methodPool).utf8)
+        default: return input.chunk(limit: 20)
+        }
     }
 
     mutating func route(index: Int) -> GeneratedRoute {
@@ -116,7 +162,8 @@ private struct Generator {
         }
         let priority: Int32 = input.chance(1, in: 8) ? input.pick([1, -1, 2, Int32.max, Int32.min]) : 0
         let id: UInt64 = input.chance(1, in: 8) ? UInt64(1 + input.below(3)) : UInt64(100 + index)
-        return GeneratedRoute(pattern: pattern, priority: priority, id: id, table: table, variants: expand(items))
+        return GeneratedRoute(pattern: pattern, priority: priority, id: id, table: table, variants: expand(items),
+                              methods: methods())
     }
 
     private func isWildcard(_ piece: Piece) -> Bool {
@@ -328,6 +375,90 @@ private func hasSchemeWithoutSlashes(_ url: String) -> Bool {
     return !(index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/"))
 }
 
+/// RFC 9110's token (`tchar`), checked here independently of the library.
+private func isToken(_ bytes: [UInt8]) -> Bool {
+    !bytes.isEmpty && bytes.allSatisfy { byte in
+        ReferenceMatcher.isAlpha(byte) || ReferenceMatcher.isDigit(byte) || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+}
+
+private func candidate(_ match: Match<Int>) -> ReferenceMatcher.Candidate {
+    ReferenceMatcher.Candidate(id: match.routeID, parameters: match.parameters.map {
+        ReferenceMatcher.Pair(name: $0.name, value: $0.value)
+    })
+}
+
+/// Compares one request with the reference: `Router.match(_:method:)` (status, best route and
+/// parameters, or the Allow value), `Router.matches(_:method:)` (the whole filtered chain), and
+/// `Matcher.match(utf8:method:)` with its declines and `allowedMethods`. Returns what differs.
+private func compareRequest(_ url: String, _ bytes: [UInt8], _ router: Router<Int>, _ reference: ReferenceMatcher,
+                            _ matcher: Matcher<Int>) -> String? {
+    let name = String(decoding: bytes, as: UTF8.self)
+    let what = "\(show(bytes)) \(url.debugDescription)"
+    guard let method = HTTPMethod(rawValue: name) else {
+        // Only a token is a method; a token is always one (the String holds the bytes unchanged).
+        return isToken(bytes) ? "\(what): HTTPMethod refused a token" : nil
+    }
+    if !isToken(bytes) || method.rawValue != name { return "\(what): HTTPMethod took a non-token" }
+    let result = Result { () throws(RouterError) in try router.match(url, method: method) }
+    guard let expected = reference.request(url, method: name) else {
+        if case .failure(let error) = result, error.code == .invalidURL { return nil }
+        return "\(what): expected invalidURL, router gave \(result)"
+    }
+    let allow = expected.allow.joined(separator: ", ")
+    let wanted = expected.status == .methodNotAllowed ? "405 Allow: \(allow)" : "\(expected.status) \(expected.candidates)"
+    guard case .success(let answer) = result else { return "\(what): expected \(wanted), router threw \(result)" }
+    switch (expected.status, answer) {
+    case (.matched, .matched(let match)):
+        let got = candidate(match)
+        if expected.ambiguous ? !expected.candidates.contains(got) : got != expected.candidates[0] {
+            return "\(what): match gave \(got), expected \(wanted)"
+        }
+    case (.notFound, .notFound):
+        break
+    case (.methodNotAllowed, .methodNotAllowed(let allowed)):
+        if allowed.headerValue != allow || allowed.map(\.rawValue) != expected.allow {
+            return "\(what): Allow \(allowed.headerValue.debugDescription), expected \(allow.debugDescription)"
+        }
+        if allowed.contains(method) { return "\(what): Allow \(allow.debugDescription) contains the method asked" }
+    default:
+        return "\(what): match gave \(answer), expected \(wanted)"
+    }
+    let list = Result { () throws(RouterError) in try router.matches(url, method: method).map(candidate) }
+    guard case .success(let got) = list else { return "\(what): matches gave \(list), expected \(wanted)" }
+    let sameChain = expected.ambiguous
+        ? got.map(\.description).sorted() == expected.candidates.map(\.description).sorted()
+        : got == expected.candidates
+    if !sameChain { return "\(what): matches gave\n  \(got)\nexpected\n  \(wanted)" }
+    // The allocation-free matcher, given the URL as bytes.
+    var ids: [UInt64] = []
+    do {
+        let status = try Array(url.utf8).withUnsafeBufferPointer { (url) throws(RouterError) in
+            try matcher.match(utf8: url, method: method)
+        }
+        let expectedStatus: MatchOutcome = switch expected.status {
+        case .matched: .matched
+        case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        }
+        if status != expectedStatus { return "\(what): Matcher gave \(status), expected \(wanted)" }
+        let allowed = matcher.allowedMethods?.headerValue
+        if allowed != (status == .methodNotAllowed ? allow : nil) {
+            return "\(what): Matcher.allowedMethods \(String(describing: allowed)), expected \(wanted)"
+        }
+        if status == .matched {
+            repeat { ids.append(matcher.routeID) } while matcher.next() && ids.count <= expected.candidates.count
+        }
+    } catch {
+        return "\(what): Matcher threw \(error)"
+    }
+    let expectedIDs = expected.candidates.map(\.id)
+    if expected.ambiguous ? ids.sorted() != expectedIDs.sorted() : ids != expectedIDs {
+        return "\(what): Matcher decline order \(ids), expected \(expectedIDs)"
+    }
+    return nil
+}
+
 private func describe(_ result: Result<[Match<Int>], RouterError>) -> String {
     switch result {
     case .success(let matches):
@@ -345,11 +476,11 @@ public func differentialFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     var input = FuzzInput(UnsafeBufferPointer(start: data, count: size))
     let flags = input.byte()
     let options = RouterOptions(caseInsensitivePaths: flags & 1 != 0, globalFallback: flags & 2 == 0,
-                                plusAsSpace: flags & 4 == 0)
+                                plusAsSpace: flags & 4 == 0, headFallback: flags & 8 == 0)
     var generator = Generator(input)
     let router = Router<Int>(options: options)
     var reference = ReferenceMatcher(options: options)
-    var log = ["options: caseInsensitivePaths=\(options.caseInsensitivePaths) globalFallback=\(options.globalFallback) plusAsSpace=\(options.plusAsSpace)"]
+    var log = ["options: caseInsensitivePaths=\(options.caseInsensitivePaths) globalFallback=\(options.globalFallback) plusAsSpace=\(options.plusAsSpace) headFallback=\(options.headFallback)"]
     // Every publication checks the version it publishes and that it frees nothing reachable.
     PublishedTables.checksEveryUpdate = true
     func fail(_ what: String) -> Never {
@@ -358,29 +489,49 @@ public func differentialFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     }
 
     let routeCount = 1 + generator.input.below(12)
-    let routes = (0..<routeCount).map { generator.route(index: $0) }
+    var routes: [GeneratedRoute] = []
+    for index in 0..<routeCount {
+        if !routes.isEmpty, generator.input.chance(1, in: 4) {
+            // An earlier pattern with other methods: routes of one path that differ by method,
+            // which 405s and HEAD fallbacks need (a duplicate when the sets overlap).
+            var route = routes[generator.input.below(routes.count)]
+            route.id = generator.input.chance(1, in: 8) ? UInt64(1 + generator.input.below(3)) : UInt64(100 + index)
+            route.methods = generator.methods()
+            routes.append(route)
+        } else {
+            routes.append(generator.route(index: index))
+        }
+    }
     var index = 0
     while index < routes.count {
         let batch = Array(routes[index..<min(routes.count, index + (generator.input.chance(1, in: 5) ? 3 : 1))])
         index += batch.count
-        let expected = reference.add(batch.map { ($0.pattern, $0.priority, $0.id) })
+        let expected = reference.add(batch.map { ($0.pattern, $0.methods, $0.priority, $0.id) })
         let actual: Result<[UInt64], RouterError>
+        let methods = { (route: GeneratedRoute) in route.methods.map { HTTPMethod(rawValue: $0)! } }
         if batch.count == 1 {
             actual = Result { () throws(RouterError) in
-                [try router.add(batch[0].pattern, priority: batch[0].priority, id: batch[0].id, value: index)]
+                [try router.add(batch[0].pattern, methods: methods(batch[0]), priority: batch[0].priority,
+                                id: batch[0].id, value: index)]
             }
         } else {
             actual = Result { () throws(RouterError) in
-                try router.add(contentsOf: batch.map { Route($0.pattern, priority: $0.priority, id: $0.id, value: index) })
+                try router.add(contentsOf: batch.map {
+                    Route($0.pattern, methods: methods($0), priority: $0.priority, id: $0.id, value: index)
+                })
             }
         }
-        let described = batch.map { "\($0.pattern.debugDescription) priority \($0.priority) id \($0.id)" }
-            .joined(separator: ", ")
+        let described = batch.map {
+            ($0.methods.isEmpty ? "" : $0.methods.joined(separator: ",") + " ")
+                + "\($0.pattern.debugDescription) priority \($0.priority) id \($0.id)"
+        }.joined(separator: ", ")
         log.append("add [\(described)] -> \(expected)")
         switch (expected, actual) {
         case (.added, .success):
             break
         case (.duplicate, .failure(let error)) where error.code == .duplicateRoute:
+            break
+        case (.tooManyMethods, .failure(let error)) where error.code == .invalidArgument:
             break
         case (.unsupported(let pattern), _):
             fail("the reference cannot read generated pattern \(pattern.debugDescription)")
@@ -406,6 +557,10 @@ public func differentialFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
         // Known divergence (RegressionTests.schemeWithoutSlashesIsReadAsAScheme): the router reads
         // "name:rest" as a scheme, the reference only "name://rest"; the spec does not settle it.
         if hasSchemeWithoutSlashes(url) { continue }
+        for _ in 0..<generator.input.below(3) {
+            let method = generator.requestMethod()
+            if let problem = compareRequest(url, method, router, reference, matcher) { fail(problem) }
+        }
         let actual = Result { () throws(RouterError) in try router.matches(url) }
         guard let expected = reference.matches(url) else {
             if case .failure(let error) = actual, error.code == .invalidURL { continue }

@@ -10,6 +10,14 @@
 //   parameters come first, and a name looks up its first pair;
 // - the fragment is the raw text after the first '#';
 // - the allocation-free Matcher and Router.matches (String API) give the same candidates.
+//
+// Requests with an HTTP method (docs/SEMANTICS.md §3.7): an input "METHOD url" (a token, one
+// space, then the URL as above) asks with that method, any other input with one picked from its
+// length; every input also asks with HEAD. The answer is judged against the URL's lookup without
+// a method and the fixed routes' method sets: the chain is the method-less chain filtered to the
+// routes accepting the method (to those accepting GET for a HEAD no route accepts, when the
+// router lets GET serve HEAD), notFound means no candidate at all, and methodNotAllowed has the
+// union of the candidates' methods in Allow order. Router.match and Router.matches agree.
 
 @testable import FastRouter
 
@@ -23,12 +31,15 @@ private struct FixedRoute {
     var priority: Int32
     var id: UInt64
     var table: String?
+    /// Empty for any method.
+    var methods: [String]
 }
 
 private let fixedRoutes: [FixedRoute] = {
     var routes: [FixedRoute] = []
-    func add(_ pattern: String, _ priority: Int32 = 0, table: String? = nil) {
-        routes.append(FixedRoute(pattern: pattern, priority: priority, id: UInt64(routes.count + 1), table: table))
+    func add(_ pattern: String, _ priority: Int32 = 0, table: String? = nil, methods: [String] = []) {
+        routes.append(FixedRoute(pattern: pattern, priority: priority, id: UInt64(routes.count + 1), table: table,
+                                 methods: methods))
     }
     // Global table: literals, placeholders, every built-in, regexes (one catastrophic), wildcards,
     // groups, partial segments, priorities and encoded literals.
@@ -74,6 +85,17 @@ private let fixedRoutes: [FixedRoute] = {
     add("https://example.com/", table: "https")
     add("http://*/any/*", table: "http")
     add("http:///users/:id", 2, table: "http")
+    // Routes of one path told apart by method; HEAD served by its own route for an int, by GET's
+    // otherwise; a wildcard and an any-method route beside method routes; long extension names.
+    add("/m/:x", methods: ["GET"])
+    add("/m/:x", methods: ["POST", "PURGE"])
+    add("/m/{x:int}", methods: ["HEAD"])
+    add("/m/lit", methods: ["DELETE"])
+    add("/m/*rest", -1, methods: ["PROPFIND", "VERSION-CONTROL"])
+    add("/m/any/:y")
+    add("/m/any/{y:int}", methods: ["GET"])
+    add("myapp://m/:x", table: "myapp", methods: ["PATCH", "get"])
+    add("https://example.com/m/:x", table: "https", methods: ["GET", "PUT"])
     return routes
 }()
 
@@ -82,7 +104,10 @@ private let routeByID: [UInt64: FixedRoute] = Dictionary(uniqueKeysWithValues: f
 private func makeRouter(_ options: RouterOptions) -> Router<UInt64> {
     let router = Router<UInt64>(options: options)
     do {
-        try router.add(contentsOf: fixedRoutes.map { Route($0.pattern, priority: $0.priority, id: $0.id, value: $0.id) })
+        try router.add(contentsOf: fixedRoutes.map {
+            Route($0.pattern, methods: $0.methods.map { HTTPMethod(rawValue: $0)! }, priority: $0.priority, id: $0.id,
+                  value: $0.id)
+        })
     } catch {
         fputs("fixed route set does not register: \(error)\n", stderr)
         abort()
@@ -92,24 +117,119 @@ private func makeRouter(_ options: RouterOptions) -> Router<UInt64> {
 
 private let routers: [Router<UInt64>] = [
     makeRouter(RouterOptions()),
-    makeRouter(RouterOptions(caseInsensitivePaths: true, globalFallback: false, plusAsSpace: false,
+    makeRouter(RouterOptions(caseInsensitivePaths: true, globalFallback: false, plusAsSpace: false, headFallback: false,
                              webSchemes: ["http", "https", "app"])),
 ]
 private let matchers = routers.map { Matcher(router: $0) }
 private let variantCount = 64 * fixedRoutes.count
 
-/// libFuzzer entry point: matches the input as a URL on both fixed routers.
+/// Every method name of the fixed routes, in the order the routers first saw them.
+private let registeredMethods: [String] = fixedRoutes.reduce(into: []) { names, route in
+    for name in route.methods where !names.contains(name) { names.append(name) }
+}
+/// Methods an input without a "METHOD " prefix is asked with: one per input, by its length.
+private let requestMethods = ["GET", "POST", "DELETE", "PUT", "PURGE", "PROPFIND", "VERSION-CONTROL", "PATCH", "get",
+                              "OPTIONS", "BREW", "HEADER"]
+
+/// libFuzzer entry point: matches the input as a URL on both fixed routers, without a method and
+/// with methods.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func matchFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var url = Array(UnsafeBufferPointer(start: data, count: size))
+    var methods: [String] = []
+    if let space = url.prefix(24).firstIndex(of: UInt8(ascii: " ")), space > 0, isToken(url[..<space]) {
+        methods.append(String(decoding: url[..<space], as: UTF8.self))
+        url.removeSubrange(...space)
+    } else {
+        methods.append(requestMethods[size % requestMethods.count])
+    }
+    if !methods.contains("HEAD") { methods.append("HEAD") }
     if url.first == 0xFF, url.count >= 3 {
         // Amplify: repeat the remainder past the URL limits (up to about 70 KB).
         let unit = Array(url[2...])
         let times = min(70_000 / unit.count + 1, Int(url[1]) * 300 + 1)
         url = Array(repeatElement(unit, count: times).joined())
     }
-    for index in routers.indices { check(url, routers[index], matchers[index]) }
+    for index in routers.indices {
+        guard let seen = check(url, routers[index], matchers[index]) else { continue }
+        for method in methods { checkRequest(url, method, routers[index], matchers[index], seen) }
+    }
     return 0
+}
+
+/// RFC 9110's token (`tchar`), checked here independently of the library.
+private func isToken<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+    !bytes.isEmpty && bytes.allSatisfy { byte in
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+}
+
+/// Checks a request with `name` against `seen`, the URL's candidates without a method.
+private func checkRequest(_ url: [UInt8], _ name: String, _ router: Router<UInt64>, _ matcher: Matcher<UInt64>,
+                          _ seen: [Seen]) {
+    let text = "\(name) \(show(url))"
+    guard let method = HTTPMethod(rawValue: name) else {
+        require(false, "\(text): HTTPMethod refused the token \(name)")
+        return
+    }
+    let headFallback = router.options.headFallback
+    func accepting(_ method: String) -> [Seen] {
+        seen.filter { routeByID[$0.id]!.methods.isEmpty || routeByID[$0.id]!.methods.contains(method) }
+    }
+    var expected = accepting(name)
+    if expected.isEmpty && name == "HEAD" && headFallback { expected = accepting("GET") }
+    let names = Set(seen.flatMap { routeByID[$0.id]!.methods })
+    let standard = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE"]
+    let allow = (standard.filter { names.contains($0) || ($0 == "HEAD" && headFallback && names.contains("GET")) }
+        + registeredMethods.filter { names.contains($0) && !standard.contains($0) }).joined(separator: ", ")
+    let expectedOutcome: MatchOutcome = !expected.isEmpty ? .matched : seen.isEmpty ? .notFound : .methodNotAllowed
+
+    var chain: [Seen] = []
+    do {
+        let outcome = try url.withUnsafeBufferPointer { (bytes) throws(RouterError) -> MatchOutcome in
+            try matcher.match(utf8: bytes, method: method)
+        }
+        require(outcome == expectedOutcome, "\(text): \(outcome), expected \(expectedOutcome) (candidates \(seen.map(\.id)))")
+        let allowed = matcher.allowedMethods?.headerValue
+        require(allowed == (outcome == .methodNotAllowed ? allow : nil),
+                "\(text): allowedMethods \(String(describing: allowed)), expected \(allow) (candidates \(seen.map(\.id)))")
+        if outcome == .matched {
+            repeat {
+                chain.append(Seen(id: matcher.routeID, parameters: flatParameters(matcher)))
+            } while matcher.next() && chain.count <= seen.count
+        }
+    } catch {
+        require(false, "\(text): a request threw \(error) but the lookup without a method did not")
+    }
+    require(chain == expected, "\(text): chain \(chain.map(\.id)), expected \(expected.map(\.id)) of \(seen.map(\.id))")
+
+    // The String API must agree whenever the bytes are a Swift string as they are.
+    guard isStrictUTF8(url) else { return }
+    let string = String(decoding: url, as: UTF8.self)
+    do {
+        let matches = try router.matches(string, method: method)
+        require(matches.map(\.routeID) == expected.map(\.id), "\(text): Router.matches \(matches.map(\.routeID)), expected \(expected.map(\.id))")
+        switch try router.match(string, method: method) {
+        case .matched(let match):
+            require(match.routeID == expected.first?.id, "\(text): Router.match \(match.routeID), expected \(expected.map(\.id))")
+        case .notFound:
+            require(expectedOutcome == .notFound, "\(text): Router.match notFound, expected \(expectedOutcome)")
+        case .methodNotAllowed(let allowed):
+            require(expectedOutcome == .methodNotAllowed && allowed.headerValue == allow,
+                    "\(text): Router.match 405 \(allowed.headerValue), expected \(expectedOutcome) \(allow)")
+        }
+    } catch {
+        require(false, "\(text): Router.matches(_:method:) threw \(error)")
+    }
+}
+
+/// The current candidate's parameters, flattened (name, value, name, value…).
+private func flatParameters(_ matcher: Matcher<UInt64>) -> [[UInt8]] {
+    (0..<matcher.parameterCount).flatMap { index -> [[UInt8]] in
+        guard let (name, value) = matcher.parameter(at: index) else { return [] }
+        return [Array(name), Array(value)]
+    }
 }
 
 private struct Seen: Equatable {
@@ -117,7 +237,9 @@ private struct Seen: Equatable {
     var parameters: [[UInt8]]
 }
 
-private func check(_ url: [UInt8], _ router: Router<UInt64>, _ matcher: Matcher<UInt64>) {
+/// Checks the lookup of `url` without a method; returns its candidates, `nil` for an invalid URL.
+@discardableResult
+private func check(_ url: [UInt8], _ router: Router<UInt64>, _ matcher: Matcher<UInt64>) -> [Seen]? {
     let text = show(url)
     let fragmentStart = url.firstIndex(of: UInt8(ascii: "#"))
     let beforeFragment = url[..<(fragmentStart ?? url.endIndex)]
@@ -139,7 +261,7 @@ private func check(_ url: [UInt8], _ router: Router<UInt64>, _ matcher: Matcher<
         require(matcher.routeID == UInt64.max && matcher.parameterCount == 0,
                 "invalid URL \(text) left a current route \(matcher.routeID)")
         checkStringAPIRejects(url, router, text)
-        return
+        return nil
     }
     require(!mustBeInvalid, "URL \(text) (\(url.count) bytes) must be invalid but was accepted")
     if matched {
@@ -148,7 +270,7 @@ private func check(_ url: [UInt8], _ router: Router<UInt64>, _ matcher: Matcher<
             let id = matcher.routeID
             guard let route = routeByID[id] else {
                 require(false, "URL \(text) matched unknown route id \(id)")
-                return
+                return nil
             }
             require(matcher.value == id, "route \(id) carries value \(String(describing: matcher.value))")
             if let previous {
@@ -169,7 +291,7 @@ private func check(_ url: [UInt8], _ router: Router<UInt64>, _ matcher: Matcher<
     }
 
     // The String API must agree whenever the bytes are a Swift string as they are.
-    guard isStrictUTF8(url) else { return }
+    guard isStrictUTF8(url) else { return seen }
     let string = String(decoding: url, as: UTF8.self)
     do {
         let matches = try router.matches(string)
@@ -185,6 +307,7 @@ private func check(_ url: [UInt8], _ router: Router<UInt64>, _ matcher: Matcher<
     } catch {
         require(false, "URL \(text): Router.matches threw \(error) but Matcher accepted it")
     }
+    return seen
 }
 
 /// True when every NUL of `url` lies in a "scheme://" authority (up to the next '/', '?' or end).

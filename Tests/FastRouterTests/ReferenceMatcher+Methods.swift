@@ -1,0 +1,60 @@
+import FastRouter
+
+/// Lookups with an HTTP method (docs/SEMANTICS.md §3.7), written straight from the rules on top of
+/// the method-less candidate list of ``ReferenceMatcher/matches(_:)``: a method filters that list
+/// (it never reorders it), HEAD falls back to GET, and a URL whose candidates all refuse the
+/// method answers 405 with the union of what they accept. Methods are plain strings compared
+/// byte for byte, so `get` is not `GET`.
+extension ReferenceMatcher {
+    /// RFC 9110's methods in its order: how an `Allow` value starts.
+    static let standardMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE"]
+
+    enum RequestStatus: Equatable { case matched, notFound, methodNotAllowed }
+
+    /// The answer to one request.
+    struct Request {
+        var status: RequestStatus
+        /// The candidates that serve the request, in decline order (empty unless `matched`).
+        var candidates: [Candidate]
+        /// The `Allow` value's methods, in order (empty unless `methodNotAllowed`).
+        var allow: [String]
+        /// As ``Lookup/ambiguous``: the order of `candidates` is compared as a set.
+        var ambiguous: Bool
+        /// Coverage: served by GET routes for a HEAD request.
+        var servedByGet = false
+    }
+
+    /// The answer to `method` on `url`, or `nil` when the URL is invalid.
+    func request(_ url: String, method: String) -> Request? {
+        guard let lookup = matches(url) else { return nil }
+        func accepting(_ name: String) -> [Candidate] {
+            zip(lookup.candidates, lookup.methodSets).filter { $0.1?.contains(name) ?? true }.map(\.0)
+        }
+        var served = accepting(method)
+        var servedByGet = false
+        // "When no route accepts HEAD, the routes accepting GET serve it": no candidate of the
+        // whole list (a route for any method accepts HEAD).
+        if served.isEmpty && method == "HEAD" && options.headFallback {
+            served = accepting("GET")
+            servedByGet = !served.isEmpty
+        }
+        if !served.isEmpty {
+            return Request(status: .matched, candidates: served, allow: [], ambiguous: lookup.ambiguous,
+                           servedByGet: servedByGet)
+        }
+        if lookup.candidates.isEmpty {
+            return Request(status: .notFound, candidates: [], allow: [], ambiguous: false)
+        }
+        // Every candidate refused the method, so none accepts any method: each has a set.
+        let union = lookup.methodSets.reduce(into: Set<String>()) { $0.formUnion($1 ?? []) }
+        return Request(status: .methodNotAllowed, candidates: [], allow: allowOrder(union), ambiguous: false)
+    }
+
+    /// `names` in `Allow` order: the standard methods in RFC 9110 order (HEAD too when GET is
+    /// there and GET routes serve HEAD), then the others in the order the router first saw them.
+    func allowOrder(_ names: Set<String>) -> [String] {
+        let impliedHead = options.headFallback && names.contains("GET")
+        let standard = Self.standardMethods.filter { names.contains($0) || ($0 == "HEAD" && impliedHead) }
+        return standard + methodNames.filter { names.contains($0) && !Self.standardMethods.contains($0) }
+    }
+}
