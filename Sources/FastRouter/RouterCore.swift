@@ -126,7 +126,10 @@ package final class RouterCore: @unchecked Sendable {
         var table = walkTables(input, scratch, roots)
         if table < 0 && walk.pointee.rejectedMethods != 0 {
             if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
+                // The first walk's regex limit hits count too.
+                let firstHits = walk.pointee.limitHits
                 walk.pointee.reset()
+                walk.pointee.limitHits = firstHits
                 walk.pointee.methodBit = get
                 table = walkTables(input, scratch, roots)
             }
@@ -233,8 +236,10 @@ package final class RouterCore: @unchecked Sendable {
         collect(input, scratch, roots)
         if walk.pointee.collected.count == 0 && walk.pointee.rejectedMethods != 0 {
             if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
+                let firstHits = walk.pointee.limitHits
                 walk.pointee.methodBit = get
                 collect(input, scratch, roots)
+                walk.pointee.limitHits &+= firstHits
             }
             if walk.pointee.collected.count == 0 {
                 scratch.slot.exit(holding: false)

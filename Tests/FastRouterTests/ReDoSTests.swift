@@ -55,6 +55,29 @@ import Glibc
         #expect(router.statistics.regexLimitHits - start == 20)
     }
 
+    /// A HEAD request that falls back to GET walks twice: the limit hits of both walks count, as
+    /// do those of a request that ends in a 405.
+    @Test func limitHitsCountAcrossTheHeadFallback() throws {
+        let router = Router<Int>()
+        try router.add("/redos/{x:(a+)+$}", methods: [.head], value: 1)
+        try router.add("/redos/*rest", methods: [.get], value: 2)
+        let url = Self.catastrophicURL(40)
+        for (method, expectedHits) in [(HTTPMethod.head, 2), (.get, 1), (.post, 1)] {
+            let start = router.statistics.regexLimitHits
+            let result = try router.match(url, method: method)
+            #expect(router.statistics.regexLimitHits - start == expectedHits, "\(method)")
+            switch method {
+            case .post:
+                if case .methodNotAllowed(let allowed) = result { #expect(allowed.headerValue == "GET, HEAD") }
+                else { Issue.record("POST: expected 405, got \(result)") }
+            default: #expect(result.match?.value == 2, "\(method)")
+            }
+        }
+        let start = router.statistics.regexLimitHits
+        #expect(try router.matches(url, method: .head).map(\.value) == [2])
+        #expect(router.statistics.regexLimitHits - start == 2)
+    }
+
     /// One thread loops on catastrophic lookups; another keeps matching and a writer keeps adding
     /// and removing routes: neither waits for the catastrophic lookups beyond their bounded cost.
     @Test func otherThreadsKeepWorkingDuringCatastrophicLookups() throws {
