@@ -40,7 +40,7 @@ for source in Tests/c/test_*.c; do
     failures+=("$name (build)")
   fi
 done
-for name in test_api test_alloc test_threads; do
+for name in test_api test_methods test_alloc test_threads; do
   [ -x "$work/$name" ] && run "$name" "${clean_env[@]}" "$work/$name"
 done
 if [ -x "$work/test_leaks" ]; then
@@ -111,9 +111,39 @@ else
   failures+=("router-cli (build)")
 fi
 
-# The Python example through ctypes, compared line by line with the CLI.
+# The method-aware dispatcher: the sample requests print examples/c/requests.expected exactly.
+dispatch="$work/dispatch"
+# shellcheck disable=SC2046
+if $CC -std=c99 -Wall -Wextra -Werror examples/c/dispatch.c -o "$dispatch" $(pkg-config --cflags --libs fastrouter); then
+  check_dispatch() {
+    local out status=0
+    out=$("${clean_env[@]}" "$dispatch" examples/c/github.routes < examples/c/requests.txt) || return 1
+    diff -u examples/c/requests.expected - <<< "$out" || status=1
+    # -H: HEAD takes only routes registered for HEAD.
+    out=$(printf 'HEAD /events\nGET /events\n' | "${clean_env[@]}" "$dispatch" -H examples/c/github.routes) || return 1
+    [ "$out" = $'HEAD /events -> 405 Allow: GET\nGET /events -> route 10: GET /events' ] ||
+      { echo "-H printed: $out" >&2; status=1; }
+    # A bad routes file names file, line and column: a bad method list, a bad pattern, an overlap.
+    printf 'GET /ok\nGE;T /a\nPOST /a//b\nGET,POST /ok\n' > "$work/bad-method-routes.txt"
+    local err
+    err=$("${clean_env[@]}" "$dispatch" "$work/bad-method-routes.txt" < /dev/null 2>&1) &&
+      { echo "bad method routes accepted" >&2; status=1; }
+    grep -q "bad-method-routes.txt:2:1: error: invalid argument: .*GE;T" <<< "$err" &&
+      grep -q "bad-method-routes.txt:3:8: error: invalid pattern" <<< "$err" &&
+      grep -q "bad-method-routes.txt:4:10: error: duplicate route" <<< "$err" ||
+      { echo "bad method routes: $err" >&2; status=1; }
+    [ $status -eq 0 ] && echo "dispatch example: all lines as expected"
+    return $status
+  }
+  run "dispatch example" check_dispatch
+else
+  failures+=("dispatch (build)")
+  dispatch=""
+fi
+
+# The Python example through ctypes, compared line by line with the CLI and the dispatcher.
 if command -v python3 >/dev/null 2>&1; then
-  run "python example" python3 examples/python/test_route.py "$cli"
+  run "python example" python3 examples/python/test_route.py "$cli" ${dispatch:+"$dispatch"}
 else
   echo "python3 not found: skipping the Python example" >&2
 fi
