@@ -17,9 +17,9 @@ public struct CandidateSequence<Value>: Sequence, IteratorProtocol {
     private var started = false
     private var exhausted: Bool
 
-    init(router: Router<Value>, url: String) throws(RouterError) {
+    init(router: Router<Value>, url: String, method: HTTPMethod? = nil) throws(RouterError) {
         matcher = Matcher(router: router)
-        exhausted = try !matcher.matchAll(url)
+        exhausted = try !matcher.matchAll(url, method: method)
     }
 
     /// The next candidate in precedence order, or `nil` when none is left.
@@ -44,5 +44,13 @@ extension Router {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func candidates(_ url: String) throws(RouterError) -> CandidateSequence<Value> {
         try CandidateSequence(router: self, url: url)
+    }
+
+    /// The routes matching `url` that accept `method`, best first, produced lazily (see
+    /// ``CandidateSequence``); empty when none does, whether or not other methods would match.
+    ///
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
+    public func candidates(_ url: String, method: HTTPMethod) throws(RouterError) -> CandidateSequence<Value> {
+        try CandidateSequence(router: self, url: url, method: method)
     }
 }

@@ -40,8 +40,8 @@ public final class Matcher<Value> {
     /// its own copy, so the caller may reuse the buffer at once.
     /// Like ``match(_:)``, but finds every candidate in one version of the tables at once, so
     /// that ``next()`` steps through them even while writers change the router.
-    func matchAll(_ url: String) throws(RouterError) -> Bool {
-        let status = core._withUnsafeGuaranteedRef { $0.matchAll(string: url, into: scratch) }
+    func matchAll(_ url: String, method: HTTPMethod? = nil) throws(RouterError) -> Bool {
+        let status = core._withUnsafeGuaranteedRef { $0.matchAll(string: url, method: method, into: scratch) }
         if status == .invalidURL { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return status == .found
     }
@@ -52,6 +52,38 @@ public final class Matcher<Value> {
         if status == .invalidURL { throw RouterError(.invalidURL, offset: 0, "the URL is malformed or over a limit") }
         return status == .found
     }
+
+    /// Looks up a request: the best route for `url` that accepts `method` (docs/SEMANTICS.md
+    /// §3.7). On `.methodNotAllowed`, ``allowedMethods`` lists what the URL's routes accept;
+    /// ``next()`` then steps through the routes that accept the method.
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
+    public func match(_ url: String, method: HTTPMethod) throws(RouterError) -> MatchOutcome {
+        let status = core._withUnsafeGuaranteedRef { $0.match(string: url, method: method, into: scratch) }
+        return try Self.outcome(status)
+    }
+
+    /// ``match(_:method:)`` for URL bytes, read during the call only (as ``match(utf8:)``).
+    /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
+    public func match(utf8 url: UnsafeBufferPointer<UInt8>, method: HTTPMethod) throws(RouterError) -> MatchOutcome {
+        let status = core._withUnsafeGuaranteedRef { core in
+            withUTF8(method.rawValue) { core.match(url: scratch.state.pointee.own(url), method: $0, into: scratch) }
+        }
+        return try Self.outcome(status)
+    }
+
+    private static func outcome(_ status: LookupStatus) throws(RouterError) -> MatchOutcome {
+        switch status {
+        case .found: return .matched
+        case .noMatch: return .notFound
+        case .methodNotAllowed: return .methodNotAllowed
+        case .invalidURL: throw RouterError.invalidURL
+        case .invalidMethod: throw RouterError(.invalidArgument, offset: 0, "the method is not an HTTP token")
+        }
+    }
+
+    /// After a ``match(_:method:)`` that returned `.methodNotAllowed`: the methods the routes
+    /// matching the URL accept, for an `Allow` header; `nil` after any other result.
+    public var allowedMethods: AllowedMethods? { scratch.allowedMethods }
 
     /// Declines the current route and moves to the next candidate; `false` when none is left.
     public func next() -> Bool { scratch.next() == .found }

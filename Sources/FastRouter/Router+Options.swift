@@ -13,6 +13,10 @@ public struct RouterOptions: Sendable, Equatable {
     public var globalFallback: Bool = true
     /// Decode `+` in the query as a space. Default `true`.
     public var plusAsSpace: Bool = true
+    /// Let routes that accept `GET` serve a `HEAD` request when no route for its URL accepts
+    /// `HEAD`, and list `HEAD` in a 405's allowed methods wherever `GET` is (docs/SEMANTICS.md
+    /// §3.7). Default `true`.
+    public var headFallback: Bool = true
     /// Schemes whose authority is a domain matched against route hosts. Default `http`, `https`.
     /// Schemes compare case-insensitively: names are kept lower-cased however they are given.
     public var webSchemes: Set<String> {
@@ -26,10 +30,11 @@ public struct RouterOptions: Sendable, Equatable {
 
     /// Options with each switch given.
     public init(caseInsensitivePaths: Bool = false, globalFallback: Bool = true, plusAsSpace: Bool = true,
-                webSchemes: Set<String> = ["http", "https"]) {
+                headFallback: Bool = true, webSchemes: Set<String> = ["http", "https"]) {
         self.caseInsensitivePaths = caseInsensitivePaths
         self.globalFallback = globalFallback
         self.plusAsSpace = plusAsSpace
+        self.headFallback = headFallback
         self.webSchemes = Set(webSchemes.map { $0.lowercased() })
     }
 }

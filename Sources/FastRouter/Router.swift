@@ -57,7 +57,8 @@ public final class Router<Value> {
         for route in routes {
             let id = route.id ?? nextAutomaticID.subtract(1, ordering: .relaxed).oldValue
             let box = Unmanaged.passRetained(RouteBox(value: route.value, pattern: route.pattern))
-            registrations.append(.init(text: route.pattern, priority: route.priority, id: id, payload: box.toOpaque()))
+            registrations.append(.init(text: route.pattern, priority: route.priority, id: id, payload: box.toOpaque(),
+                                       methods: route.methods))
             ids.append(id)
         }
         do {
@@ -143,9 +144,9 @@ extension RouterCore {
     /// Matches `url` with this thread's scratch and calls `body` with the scratch on each
     /// candidate, best first. Returns the lookup's status.
     @usableFromInline
-    func withCandidates(of url: String, _ body: (MatchScratch) -> Void) -> LookupStatus {
+    func withCandidates(of url: String, method: HTTPMethod? = nil, _ body: (MatchScratch) -> Void) -> LookupStatus {
         ThreadScratch.withCurrent { scratch in
-            var status = matchAll(string: url, into: scratch)
+            var status = matchAll(string: url, method: method, into: scratch)
             let first = status
             while status == .found {
                 body(scratch)
@@ -177,6 +178,8 @@ extension Router where Value == Void {
 public struct Route<Value> {
     /// The route pattern.
     public var pattern: String
+    /// The HTTP methods the route accepts; empty (the default) for any method.
+    public var methods: [HTTPMethod]
     /// Higher wins before specificity; default 0.
     public var priority: Int32
     /// The route id, or `nil` for a fresh one.
@@ -184,9 +187,10 @@ public struct Route<Value> {
     /// What a match returns.
     public var value: Value
 
-    /// Describes a route.
-    public init(_ pattern: String, priority: Int32 = 0, id: UInt64? = nil, value: Value) {
+    /// Describes a route; `methods` empty for any method.
+    public init(_ pattern: String, methods: [HTTPMethod] = [], priority: Int32 = 0, id: UInt64? = nil, value: Value) {
         self.pattern = pattern
+        self.methods = methods
         self.priority = priority
         self.id = id
         self.value = value

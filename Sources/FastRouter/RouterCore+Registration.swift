@@ -10,6 +10,8 @@ extension RouterCore {
         var priority: Int32
         var id: UInt64
         var payload: UnsafeMutableRawPointer?
+        /// The methods the route accepts; empty for any method.
+        var methods: [HTTPMethod] = []
 
         /// Runs `body` on the pattern's bytes without copying a native string.
         func withPattern<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -24,6 +26,16 @@ extension RouterCore {
     /// - Complexity: O(pattern length) plus one grace period.
     package func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
         try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload)])
+    }
+
+    /// Registers one route for the methods of `methods`, a comma-separated list (`"GET,POST"`;
+    /// empty or `"*"` for any method), as the C ABI takes it.
+    /// - Throws: as ``add(pattern:priority:id:payload:)``; `.invalidArgument` naming an invalid
+    ///   method, or for a router's 65th method name.
+    package func add(pattern: UnsafeBufferPointer<UInt8>, methods: UnsafeBufferPointer<UInt8>, priority: Int32,
+                     id: UInt64) throws(RouterError) {
+        let list = try MethodList.parse(methods)
+        try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: nil, methods: list)])
     }
 
     /// Registers routes all at once, or none of them when any fails.
@@ -53,8 +65,12 @@ extension RouterCore {
                                         "a route with the same table, host, priority and segments is already registered")
             var editor = TreeEditor(tables.published)
             var maxCaptures = state.maxCaptures
+            var methodSets: [UInt16] = []
+            methodSets.reserveCapacity(registrations.count)
             for registration in registrations {
-                for (variant, terminal) in try prepare(registration, &batch, state) {
+                let methods = try self.methods.set(of: registration.methods)
+                methodSets.append(try state.methodSetIndex(methods))
+                for (variant, terminal) in try prepare(registration, methods, &batch, state) {
                     guard editor.add(variant, terminal) else { throw duplicate }
                     maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                 }
@@ -69,11 +85,11 @@ extension RouterCore {
             let textBytes = registrations.reduce(0) { $0 + ($1.text?.utf8.count ?? $1.bytes.count) }
             state.routes.reserve(routes: registrations.count, textBytes: textBytes)
             var sequence = state.nextSequence
-            for (registration, route) in zip(registrations, batch.routes) {
+            for ((registration, route), methodSet) in zip(zip(registrations, batch.routes), methodSets) {
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
                 registration.withPattern { bytes in
-                    state.routes.add(id: registration.id, pattern: bytes, priority: registration.priority,
+                    state.routes.add(id: registration.id, pattern: bytes, methodSet: methodSet, priority: registration.priority,
                                      sequence: sequence, payload: registration.payload,
                                      regexSources: route.regexSources, templateKeys: route.templateKeys)
                 }
@@ -90,7 +106,7 @@ extension RouterCore {
 
     /// Parses one route and builds its variants (one per expansion), recording in `batch` what
     /// the route shares with others.
-    private func prepare(_ registration: Registration, _ batch: inout BatchPreparation,
+    private func prepare(_ registration: Registration, _ methods: MethodSet, _ batch: inout BatchPreparation,
                          _ state: borrowing WriterState) throws(RouterError) -> [(RouteVariant, Terminal)] {
         let pattern = try registration.withPattern { bytes in
             Result { () throws(RouterError) in
@@ -111,7 +127,7 @@ extension RouterCore {
         variants.reserveCapacity(pattern.variants.count)
         for (expansion, segments) in pattern.variants.enumerated() {
             variants.append(try makeVariant(pattern, segments, regexPointers, &batch.templates, state.templates,
-                                            &templateKeys, &batch.spareNames, registration, sequence: batch.sequence,
+                                            &templateKeys, &batch.spareNames, registration, methods, sequence: batch.sequence,
                                             expansion: expansion, record: recordIndex))
         }
         batch.routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count))
@@ -123,7 +139,7 @@ extension RouterCore {
                              _ templates: inout [[DuplicateKey.Piece]: PartialTemplate],
                              _ routerTemplates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)],
                              _ templateKeys: inout Set<[DuplicateKey.Piece]>, _ names: inout [(name: String, segment: Int32)],
-                             _ registration: Registration, sequence: UInt64, expansion: Int,
+                             _ registration: Registration, _ methods: MethodSet, sequence: UInt64, expansion: Int,
                              record: UInt32) throws(RouterError) -> (RouteVariant, Terminal) {
         names.removeAll(keepingCapacity: true)
         for (index, segment) in segments.enumerated() {
@@ -161,7 +177,8 @@ extension RouterCore {
         let variant = RouteVariant(key: key, resolved: resolved, expansion: expansion)
         let shape = self.names.internShape(layout: layout, nameCount: names.count, ranks: variant.ranks,
                                            host: variant.hostBytes, hostRank: key.host.rank,
-                                           expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard)
+                                           expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
+                                           methods: methods)
         let terminal = Terminal(routeID: registration.id, sequence: sequence, payload: registration.payload,
                                 shape: shape, priority: registration.priority, record: record)
         return (variant, terminal)

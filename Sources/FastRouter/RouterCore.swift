@@ -25,6 +25,8 @@ package final class RouterCore: @unchecked Sendable {
     private let holdsPayloads: Bool
     /// Never reused, unlike an address: how a match names the router its declines need.
     let identity = LiveRouters.register()
+    /// The method names routes use, numbered (docs/SEMANTICS.md §3.7).
+    let methods = MethodTable()
 
     /// A router core; `releasePayload` releases a removed route's payload once no reader can
     /// hold it (nil when routes carry none, as through the C ABI).
@@ -69,18 +71,31 @@ package final class RouterCore: @unchecked Sendable {
     /// - Complexity: one pass over the URL plus the tree paths it can follow; no heap allocation
     ///   once `scratch` has served a lookup at least as large.
     package func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
-        match(url: url, into: scratch, collectingAll: false)
+        match(url: url, method: nil, into: scratch, collectingAll: false)
     }
 
-    /// Finds every candidate for `url` in one version of the tables, best first, and makes the
-    /// best one current; declines then step through that list, whatever writers do meanwhile.
-    /// For callers that want them all (``Router/matches(_:)``, ``Router/candidates(_:)``).
-    package func matchAll(string url: String, into scratch: MatchScratch) -> LookupStatus {
+    /// Finds the best candidate for a request, `method` and `url` (docs/SEMANTICS.md §3.7): the
+    /// best route that matches the URL and accepts the method. An empty `method` is a lookup
+    /// without one. Returns `.found`, `.noMatch`, `.methodNotAllowed` (the allowed methods are
+    /// in `scratch`), `.invalidURL` or `.invalidMethod` (not an HTTP token).
+    /// - Complexity: as ``match(url:into:)``, plus the comparison of the method with the names
+    ///   the router knows; no heap allocation once `scratch` is warm.
+    package func match(url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>,
+                       into scratch: MatchScratch) -> LookupStatus {
+        match(url: url, method: method.isEmpty ? nil : method, into: scratch, collectingAll: false)
+    }
+
+    /// Finds every candidate for `url` (that accepts `method`, when given) in one version of the
+    /// tables, best first, and makes the best one current; declines then step through that list,
+    /// whatever writers do meanwhile. For callers that want them all (``Router/matches(_:)``,
+    /// ``Router/candidates(_:)``).
+    package func matchAll(string url: String, method: HTTPMethod? = nil, into scratch: MatchScratch) -> LookupStatus {
         let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
-        return match(url: bytes, into: scratch, collectingAll: true)
+        guard let method else { return match(url: bytes, method: nil, into: scratch, collectingAll: true) }
+        return withUTF8(method.rawValue) { match(url: bytes, method: $0, into: scratch, collectingAll: true) }
     }
 
-    private func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch,
+    private func match(url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>?, into scratch: MatchScratch,
                        collectingAll: Bool) -> LookupStatus {
         let state = scratch.state
         state.pointee.clearResult()
@@ -93,22 +108,33 @@ package final class RouterCore: @unchecked Sendable {
         let roots = tables.current
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
-        if collectingAll { return collectAll(input, scratch, roots) }
-        var table = -1
-        let scheme = state.pointee.scheme
-        if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
-            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
-            if walk.pointee.best != nil { table = 0 }
-        }
-        let fallback = scheme == nil || options.globalFallback
-        if table < 0 {
-            if fallback {
-                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
-                if walk.pointee.best != nil { table = 1 }
+        // The method is resolved after the tables are loaded: they use no name it cannot see.
+        var isHead = false
+        if let method {
+            let bit = methods.bit(of: method)
+            if bit == 0 && !HTTPMethod.isToken(method) {
+                scratch.slot.exit(holding: false)
+                return .invalidMethod
             }
-        } else if fallback {
-            // The global table's candidates come after the scheme table's: found on a decline.
-            walk.pointee.skipped = true
+            walk.pointee.methodBit = bit
+            isHead = options.headFallback && method.count == 4 && MethodTable.word(method) == MethodTable.headWord
+        } else {
+            walk.pointee.methodBit = .max
+        }
+        if collectingAll { return collectAll(input, scratch, roots, isHead: isHead) }
+        var table = walkTables(input, scratch, roots)
+        if table < 0 && walk.pointee.rejectedMethods != 0 {
+            if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
+                walk.pointee.reset()
+                walk.pointee.methodBit = get
+                table = walkTables(input, scratch, roots)
+            }
+            if table < 0 {
+                scratch.slot.exit(holding: false)
+                if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
+                noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
+                return .methodNotAllowed
+            }
         }
         let limitHits = walk.pointee.limitHits
         let mayDecline = walk.pointee.skipped
@@ -142,6 +168,47 @@ package final class RouterCore: @unchecked Sendable {
         return .found
     }
 
+    /// Walks the URL's scheme table, then (when nothing there matched and the fallback applies)
+    /// the global table. Returns which table the best candidate came from: 0 the scheme's, 1 the
+    /// global one, -1 none.
+    @inline(__always)
+    private func walkTables(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) -> Int {
+        let state = scratch.state
+        let walk = state.pointer(to: \.walk)!
+        var table = -1
+        let scheme = state.pointee.scheme
+        if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
+            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+            if walk.pointee.best != nil { table = 0 }
+        }
+        let fallback = scheme == nil || options.globalFallback
+        if table < 0 {
+            if fallback {
+                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+                if walk.pointee.best != nil { table = 1 }
+            }
+        } else if fallback {
+            // The global table's candidates come after the scheme table's: found on a decline.
+            walk.pointee.skipped = true
+        }
+        return table
+    }
+
+    /// The bit of GET when a HEAD request that no route accepts falls back to GET routes: when
+    /// some route of the URL accepts GET (docs/SEMANTICS.md §3.7).
+    private func getFallback(_ rejected: UInt64) -> UInt64? {
+        let get = methods.bit(of: .get)
+        return get != 0 && rejected & get != 0 ? get : nil
+    }
+
+    /// Records in `state` the methods a 405 allows: `rejected`, and HEAD when GET is among them
+    /// and GET routes serve HEAD requests.
+    private func noteMethodNotAllowed(_ state: UnsafeMutablePointer<ScratchState>, _ rejected: UInt64) {
+        let get = methods.bit(of: .get)
+        state.pointee.noteAllowed(rejected, impliedHead: options.headFallback && get != 0 && rejected & get != 0,
+                                  table: methods)
+    }
+
     /// ``match(url:into:)`` for a URL given as a Swift string: its bytes are copied into the
     /// scratch first, since results (parameter values) point into the URL and a string lends
     /// its bytes only for the duration of a call.
@@ -150,12 +217,31 @@ package final class RouterCore: @unchecked Sendable {
         return match(url: bytes, into: scratch)
     }
 
+    /// ``match(url:method:into:)`` for a URL given as a Swift string (copied as above).
+    package func match(string url: String, method: HTTPMethod, into scratch: MatchScratch) -> LookupStatus {
+        let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
+        return withUTF8(method.rawValue) { match(url: bytes, method: $0, into: scratch) }
+    }
+
     /// Collects every candidate of `input` (the reader is inside `roots`), makes the best one
     /// current and holds every payload until the caller moves on.
-    private func collectAll(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) -> LookupStatus {
+    private func collectAll(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots,
+                            isHead: Bool) -> LookupStatus {
         let state = scratch.state
         let walk = state.pointer(to: \.walk)!
         collect(input, scratch, roots)
+        if walk.pointee.collected.count == 0 && walk.pointee.rejectedMethods != 0 {
+            if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
+                walk.pointee.methodBit = get
+                collect(input, scratch, roots)
+            }
+            if walk.pointee.collected.count == 0 {
+                scratch.slot.exit(holding: false)
+                if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
+                noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
+                return .methodNotAllowed
+            }
+        }
         state.pointee.declineInput = input
         state.pointee.collectedVersion = roots.version
         state.pointee.pinned = true
@@ -276,13 +362,15 @@ package final class RouterCore: @unchecked Sendable {
 
     /// The registered routes with `id`, in registration order.
     func routes(withID id: UInt64) -> [RouteRecord] {
-        writer.withLock { state in state.routes.indexes(withID: id).map { record(state.routes, $0) } }
+        writer.withLock { state in state.routes.indexes(withID: id).map { record(state, $0) } }
     }
 
     /// A stored route as introspection shows it; the caller holds the writer lock.
-    private func record(_ store: borrowing RouteStore, _ index: UInt32) -> RouteRecord {
+    private func record(_ state: borrowing WriterState, _ index: UInt32) -> RouteRecord {
+        let store = state.routes
         let record = store.records[Int(index)]
         return RouteRecord(id: record.id, priority: record.priority, pattern: store.pattern(of: index),
+                           methods: methods.methods(in: state.methodSets[Int(record.methodSet)]),
                            scheme: store.scheme(of: index), sequence: record.sequence, index: index)
     }
 
@@ -290,7 +378,7 @@ package final class RouterCore: @unchecked Sendable {
     /// both read under one hold of the writer lock, so they describe the same version.
     func withStableSnapshot<R>(_ body: ([RouteRecord], TableRoots) -> R) -> R {
         writer.withLock { state in
-            let records = state.routes.liveIndexes.map { record(state.routes, $0) }.sorted { $0.sequence < $1.sequence }
+            let records = state.routes.liveIndexes.map { record(state, $0) }.sorted { $0.sequence < $1.sequence }
             return body(records, tables.published)
         }
     }
@@ -302,6 +390,8 @@ package struct RouteRecord: Sendable {
     package var id: UInt64
     package var priority: Int32
     package var pattern: String
+    /// The methods it accepts in `Allow` order; empty for any method.
+    package var methods: [HTTPMethod]
     /// Lower-cased scheme, `nil` for the global table.
     package var scheme: String?
     /// Registration order.

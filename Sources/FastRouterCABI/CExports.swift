@@ -129,6 +129,51 @@ package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CCha
     return FRStatus.ok
 }
 
+/// `fr_router_add_methods`: registers a route for a comma-separated list of methods; writes
+/// `err` whenever it is given.
+@_cdecl("fr_router_add_methods")
+package func frRouterAddMethods(_ router: OpaquePointer?, _ methods: UnsafePointer<CChar>?, _ methodsLength: UInt,
+                                _ pattern: UnsafePointer<CChar>?, _ length: UInt, _ priority: Int32, _ routeID: UInt64,
+                                _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
+    guard let router else {
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
+        return FRStatus.invalidArgument
+    }
+    // A list longer than 64 names of 255 bytes cannot be valid: clamp what is read.
+    guard let methods = bytes(methods, methodsLength, limit: methodListLimit) else {
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "methods is NULL but its length is not 0",
+                       to: err)
+        return FRStatus.invalidArgument
+    }
+    guard methods.count < methodListLimit else {
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "the method list is longer than 16 KiB",
+                       to: err)
+        return FRStatus.invalidArgument
+    }
+    guard let pattern = bytes(pattern, length, limit: patternLengthLimit) else {
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "pattern is NULL but its length is not 0",
+                       to: err)
+        return FRStatus.invalidArgument
+    }
+    guard routeID != frNoRoute else {
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0,
+                       message: "route id UINT64_MAX is reserved (FR_NO_ROUTE)", to: err)
+        return FRStatus.invalidArgument
+    }
+    do {
+        try routerCore(router).takeUnretainedValue().add(pattern: pattern, methods: methods, priority: priority,
+                                                         id: routeID)
+    } catch {
+        fr_error.store(code: FRStatus.of(error.code), offset: error.offset, message: error.message, to: err)
+        return FRStatus.of(error.code)
+    }
+    fr_error.storeSuccess(to: err)
+    return FRStatus.ok
+}
+
+/// The longest method list read: 16 KiB, more than 64 names with separators need in practice.
+private let methodListLimit = 16 * 1024
+
 /// `fr_router_remove`: removes every route with `routeID`.
 @_cdecl("fr_router_remove")
 package func frRouterRemove(_ router: OpaquePointer?, _ routeID: UInt64) -> Int32 {
@@ -222,6 +267,54 @@ package func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>
             return FRStatus.invalidArgument
         }
         return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) })
+    }
+}
+
+/// `fr_router_match_method`: the best route for a method and a URL, written into `match`. The
+/// hot path, like `fr_router_match`.
+@_cdecl("fr_router_match_method")
+package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ methodLength: UInt,
+                                 _ url: UnsafePointer<CChar>?, _ length: UInt, _ match: OpaquePointer?) -> Int32 {
+    guard let match else { return FRStatus.invalidArgument }
+    return matchScratch(match)._withUnsafeGuaranteedRef { scratch in
+        // A method over 64 KiB is no token a router knows; clamped, it is compared and rejected.
+        guard let router, let url = bytes(url, length, limit: MatchScratch.maxURLLength + 1),
+              let method = bytes(method, methodLength, limit: MatchScratch.maxURLLength) else {
+            scratch.clearResult()
+            return FRStatus.invalidArgument
+        }
+        return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, method: method, into: scratch) })
+    }
+}
+
+/// `fr_match_allow`: the `Allow` value after `FR_NOMETHOD`, into a caller's buffer.
+@_cdecl("fr_match_allow")
+package func frMatchAllow(_ match: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
+                          _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+    needed?.pointee = 0
+    guard let match, buffer != nil || capacity == 0 else { return FRStatus.invalidArgument }
+    return matchScratch(match)._withUnsafeGuaranteedRef { scratch in
+        // Measure first, then write: a buffer too small is left untouched.
+        var length = 0
+        let present = scratch.forEachAllowedMethod { name in length += (length == 0 ? 0 : 2) + name.count }
+        needed?.pointee = length
+        guard present else {
+            if let buffer, capacity > 0 { buffer[0] = 0 }
+            return FRStatus.notFound
+        }
+        guard let buffer, capacity > UInt(length) else { return FRStatus.outOfMemory }
+        var offset = 0
+        _ = scratch.forEachAllowedMethod { name in
+            if offset != 0 {
+                buffer[offset] = CChar(UInt8(ascii: ","))
+                buffer[offset + 1] = CChar(UInt8(ascii: " "))
+                offset += 2
+            }
+            UnsafeMutableRawPointer(buffer + offset).copyMemory(from: name.baseAddress!, byteCount: name.count)
+            offset += name.count
+        }
+        buffer[offset] = 0
+        return FRStatus.ok
     }
 }
 

@@ -54,6 +54,8 @@ enum FRStatus {
     static let ok = Int32(FR_OK)
     /// `FR_NOMATCH`: no (further) route matches.
     static let noMatch = Int32(FR_NOMATCH)
+    /// `FR_NOMETHOD`: routes match the URL but none accepts the method.
+    static let noMethod = Int32(FR_NOMETHOD)
     /// `FR_EINVAL`.
     static let invalidArgument = Int32(FR_EINVAL)
     /// `FR_EURL`.
@@ -81,13 +83,16 @@ enum FRStatus {
         RouterError.Code.allCases.first { of($0) == status }
     }
 
-    /// The status of a lookup or a decline: `FR_OK`, `FR_NOMATCH` or `FR_EURL`.
+    /// The status of a lookup or a decline: `FR_OK`, `FR_NOMATCH`, `FR_NOMETHOD`, `FR_EURL` or
+    /// `FR_EINVAL` (a method that is not a token).
     @inline(__always)
     static func of(_ status: LookupStatus) -> Int32 {
         switch status {
         case .found: return ok
         case .noMatch: return noMatch
         case .invalidURL: return invalidURL
+        case .methodNotAllowed: return noMethod
+        case .invalidMethod: return invalidArgument
         }
     }
 
@@ -99,6 +104,7 @@ enum FRStatus {
         switch code {
         case ok: return "ok"
         case noMatch: return "no match"
+        case noMethod: return "method not allowed"
         default: break
         }
         guard let known = Self.code(of: code) else { return "unknown status" }
@@ -125,8 +131,10 @@ enum FRFlag {
     static let noGlobalFallback = UInt32(FR_NO_GLOBAL_FALLBACK)
     /// `FR_NO_PLUS_AS_SPACE`: `+` in the query stays a `+`.
     static let noPlusAsSpace = UInt32(FR_NO_PLUS_AS_SPACE)
+    /// `FR_NO_HEAD_FALLBACK`: GET routes never serve a HEAD request.
+    static let noHeadFallback = UInt32(FR_NO_HEAD_FALLBACK)
     /// Every defined flag; any other bit makes `fr_router_new` return NULL.
-    static let all: UInt32 = caseInsensitive | noGlobalFallback | noPlusAsSpace
+    static let all: UInt32 = caseInsensitive | noGlobalFallback | noPlusAsSpace | noHeadFallback
 
     /// Router options for `flags`, or `nil` when it holds an unknown bit.
     ///
@@ -136,6 +144,7 @@ enum FRFlag {
         return RouterOptions(caseInsensitivePaths: flags & caseInsensitive != 0,
                              globalFallback: flags & noGlobalFallback == 0,
                              plusAsSpace: flags & noPlusAsSpace == 0,
+                             headFallback: flags & noHeadFallback == 0,
                              webSchemes: ["http", "https"])
     }
 }

@@ -8,20 +8,31 @@ public struct RouteDescription: Sendable, Hashable, CustomStringConvertible {
     public var id: UInt64
     /// The lower-cased scheme of its table, or `nil` for the global table.
     public var scheme: String?
+    /// The HTTP methods it accepts, standard ones first in RFC 9110 order; empty for any method.
+    public var methods: [HTTPMethod]
 
-    /// Describes a route.
-    public init(pattern: String, priority: Int32, id: UInt64, scheme: String?) {
+    /// Describes a route; `methods` empty for any method.
+    public init(pattern: String, priority: Int32, id: UInt64, scheme: String?, methods: [HTTPMethod] = []) {
         self.pattern = pattern
         self.priority = priority
         self.id = id
         self.scheme = scheme
+        self.methods = methods
     }
 
     /// The table's name: the scheme, or `global`.
     public var table: String { scheme ?? "global" }
 
-    /// `pattern  priority P  id I  table T`, as in ``Router/dump()``.
-    public var description: String { "\(pattern)  priority \(priority)  id \(id)  table \(table)" }
+    /// `[METHODS ]pattern  priority P  id I  table T`, as in ``Router/dump()``: the methods
+    /// comma-separated before the pattern, as a routes file writes them, when there are any.
+    public var description: String {
+        "\(RouteDescription.methodPrefix(methods))\(pattern)  priority \(priority)  id \(id)  table \(table)"
+    }
+
+    /// `GET,POST ` for those methods, nothing for any method.
+    static func methodPrefix(_ methods: [HTTPMethod]) -> String {
+        methods.isEmpty ? "" : methods.map(\.rawValue).joined(separator: ",") + " "
+    }
 }
 
 extension Router {
@@ -29,7 +40,9 @@ extension Router {
     ///
     /// - Complexity: O(routes); takes the writer lock briefly, so it waits for a running add or remove.
     public var routes: [RouteDescription] {
-        core.routes.map { RouteDescription(pattern: $0.pattern, priority: $0.priority, id: $0.id, scheme: $0.scheme) }
+        core.routes.map {
+            RouteDescription(pattern: $0.pattern, priority: $0.priority, id: $0.id, scheme: $0.scheme, methods: $0.methods)
+        }
     }
 
     /// A readable listing of every table: its routes, then its trie one node per line.

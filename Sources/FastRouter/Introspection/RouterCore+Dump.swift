@@ -1,6 +1,6 @@
 /// A human-readable listing of a router's tables, for debugging and `fr_router_dump`.
 extension RouterCore {
-    /// Every table with its routes (pattern, priority, id), then its trie, one node per line.
+    /// Every table with its routes (methods, pattern, priority, id), then its trie, one node per line.
     ///
     /// ```
     /// table global (2 routes)
@@ -23,7 +23,7 @@ extension RouterCore {
                 let inTable = records.filter { ($0.scheme ?? "global") == name && ($0.scheme != nil || name == "global") }
                 output += "table \(name) (\(inTable.count) route\(inTable.count == 1 ? "" : "s"))\n"
                 for record in inTable {
-                    output += "  \(record.pattern)  priority \(record.priority)  id \(record.id)\n"
+                    output += "  \(RouteDescription.methodPrefix(record.methods))\(record.pattern)  priority \(record.priority)  id \(record.id)\n"
                 }
                 output += "  tree:\n"
                 dumpNode(root, label: "", indent: 4, patterns: patterns, into: &output)
@@ -47,7 +47,10 @@ extension RouterCore {
                     host = "  host " + (shape.hostRank == 1 ? "*" : "")
                         + String(decoding: UnsafeBufferPointer(start: rule, count: shape.hostLength), as: UTF8.self)
                 }
-                output += "\(pad)  \(mark)-> id \(terminal.routeID)  priority \(terminal.priority)\(host)  "
+                let methods = shape.anyMethod ? ""
+                    : "  methods " + self.methods.methods(in: MethodSet(mask: shape.methods, isAny: false))
+                        .map(\.rawValue).joined(separator: ",")
+                output += "\(pad)  \(mark)-> id \(terminal.routeID)  priority \(terminal.priority)\(host)\(methods)  "
                     + "\(patterns[terminal.sequence] ?? "")\n"
             }
         }

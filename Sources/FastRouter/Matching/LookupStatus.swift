@@ -8,4 +8,9 @@ package enum LookupStatus: Sendable {
     case noMatch
     /// The URL is malformed or over a limit (docs/SEMANTICS.md §3.4).
     case invalidURL
+    /// Routes match the URL but none accepts the request's method (docs/SEMANTICS.md §3.7); the
+    /// allowed methods are in the scratch.
+    case methodNotAllowed
+    /// The request's method is not an HTTP token.
+    case invalidMethod
 }

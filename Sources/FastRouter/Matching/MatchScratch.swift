@@ -85,6 +85,18 @@ package final class MatchScratch {
         return core._withUnsafeGuaranteedRef { $0.decline(into: self) }
     }
 
+    /// The methods the routes matching the last lookup's URL accept, when none accepted its
+    /// method (the lookup returned `.methodNotAllowed`); `nil` otherwise.
+    package var allowedMethods: AllowedMethods? { state.pointee.allowed }
+
+    /// Calls `body` with each method the last lookup allows, in `Allow` order, when it returned
+    /// `.methodNotAllowed`; returns `false` (calling nothing) otherwise. Allocates nothing.
+    package func forEachAllowedMethod(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard state.pointee.allowedMethods != 0, let table = state.pointee.allowedTable else { return false }
+        table.forEach(in: state.pointee.allowedMethods, impliedHead: state.pointee.allowedImpliedHead) { bytes, _ in body(bytes) }
+        return true
+    }
+
     /// Forgets the last result, and lets writers free the version it pinned.
     package func clearResult() {
         state.pointee.clearResult()
@@ -156,6 +168,12 @@ struct ScratchState {
     var wildcard: Capture?
     /// The input the current candidate's captures index.
     var currentInput: WalkInput?
+    /// After a lookup that no route accepted the method of: the methods the routes matching the
+    /// URL accept (``MethodTable`` bits), 0 otherwise; whether HEAD is implied by GET; and the
+    /// table naming the bits, kept alive for as long as this value may be read.
+    var allowedMethods: UInt64 = 0
+    var allowedImpliedHead = false
+    var allowedTable: MethodTable?
     /// The parameter storage of the last ``Match`` made from this scratch, reused for the next
     /// one once that match is gone (see ``ParameterStorage/make(pairCount:segmentCount:hasFragment:hasPattern:stringCount:byteCount:reusing:)``).
     var spareParameters: ParameterStorage?
@@ -274,6 +292,7 @@ struct ScratchState {
 
     mutating func clearResult() {
         current = nil
+        allowedMethods = 0
         declineInput = nil
         collectedVersion = 0
         pinned = false
@@ -281,6 +300,20 @@ struct ScratchState {
         wildcard = nil
         currentInput = nil
         parameters.removeAll()
+    }
+
+    /// Records the methods a 405 allows (see ``allowedMethods``). Retains `table` only when it
+    /// is not the one already kept: a lookup's path never touches a reference count.
+    mutating func noteAllowed(_ methods: UInt64, impliedHead: Bool, table: MethodTable) {
+        allowedMethods = methods
+        allowedImpliedHead = impliedHead
+        if allowedTable !== table { allowedTable = table }
+    }
+
+    /// The methods the last lookup allows, when no route accepted its method.
+    var allowed: AllowedMethods? {
+        guard allowedMethods != 0, let allowedTable else { return nil }
+        return AllowedMethods(mask: allowedMethods, impliedHead: allowedImpliedHead, table: allowedTable)
     }
 
     /// Makes `terminal` current with its `captures` into `input`, laying out its parameters.

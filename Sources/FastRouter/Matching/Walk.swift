@@ -45,6 +45,14 @@ struct WalkState {
     var skipped = false
     /// Regex matches that hit PCRE2's limits.
     var limitHits = 0
+    /// The bit of the request's method in the router's ``MethodTable``: candidates must accept
+    /// it. Every bit for a lookup without a method (every route accepts one), 0 for a method
+    /// the router has never seen (only routes for any method accept it). Set by each lookup and
+    /// kept by ``reset()``, so that declines filter as their lookup did.
+    var methodBit = UInt64.max
+    /// The methods of the routes that matched the URL but not the method: the `Allow` value
+    /// when no route accepts it.
+    var rejectedMethods: UInt64 = 0
     /// When set, every candidate is appended here instead (see ``Walker/collect``).
     var collecting = false
     var collected = FlatBuffer<CollectedCandidate>(capacity: 4)
@@ -81,6 +89,7 @@ struct WalkState {
         version = 0
         skipped = false
         limitHits = 0
+        rejectedMethods = 0
         if collecting || collected.count != 0 {
             collecting = false
             collected.removeAll()
@@ -250,6 +259,12 @@ struct Walker {
         let shape = terminal.shape
         if shape.pointee.hostRank != 0 && !hostMatches(shape) { return }
         let state = self.state
+        // The method last: a route that matches all but the method names what a 405 allows.
+        let methods = shape.pointee.methods
+        if methods & state.pointee.methodBit == 0 && !shape.pointee.anyMethod {
+            state.pointee.rejectedMethods |= methods
+            return
+        }
         if state.pointee.collecting {
             let start = state.pointee.collectedCaptures.count
             let count = state.pointee.captureCount

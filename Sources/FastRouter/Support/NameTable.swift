@@ -117,15 +117,18 @@ package enum NameTable {
             var hostRank: UInt8
             var expansion: UInt16
             var endsWithWildcard: Bool
+            var methods: MethodSet
         }
 
         /// The immortal shape of a route expansion: its parameter layout (from
         /// ``internLayout(_:)``), segment ranks and host rule. Expansions alike share one, so the
         /// number of shapes grows with the distinct route shapes, not with the routes.
         func internShape(layout: UnsafePointer<LayoutEntry>, nameCount: Int, ranks: [UInt8], host: [UInt8],
-                         hostRank: UInt8, expansion: UInt16, endsWithWildcard: Bool) -> UnsafePointer<TerminalShape> {
+                         hostRank: UInt8, expansion: UInt16, endsWithWildcard: Bool,
+                         methods: MethodSet) -> UnsafePointer<TerminalShape> {
             let key = ShapeKey(layout: UInt(bitPattern: layout), nameCount: nameCount, ranks: ranks, host: host,
-                               hostRank: hostRank, expansion: expansion, endsWithWildcard: endsWithWildcard)
+                               hostRank: hostRank, expansion: expansion, endsWithWildcard: endsWithWildcard,
+                               methods: methods)
             let address = state.withLock { state -> UInt in
                 if let existing = state.shapes[key] { return existing }
                 let layout = UnsafePointer<LayoutEntry>(bitPattern: key.layout)!
@@ -140,7 +143,8 @@ package enum NameTable {
                 shape.initialize(to: TerminalShape(layout: layout, nameCount: nameCount, ranks: rankStorage,
                                                    rankCount: ranks.count, host: hostStorage.map { UnsafePointer($0) },
                                                    hostLength: host.count, hostRank: hostRank, expansion: expansion,
-                                                   endsWithWildcard: endsWithWildcard))
+                                                   endsWithWildcard: endsWithWildcard, anyMethod: methods.isAny,
+                                                   methods: methods.mask))
                 state.shapes[key] = UInt(bitPattern: shape)
                 return UInt(bitPattern: shape)
             }

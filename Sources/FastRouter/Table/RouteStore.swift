@@ -8,7 +8,11 @@ struct RouteStore {
         var id: UInt64
         /// The pattern as registered, in ``RouteStore``'s text buffer.
         var textOffset: UInt32
-        var textLength: UInt32
+        /// Patterns are at most 8 KiB (``PatternParser/maxLength``).
+        var textLength: UInt16
+        /// The route's methods: an index into the writer's method sets (``WriterState/methodSets``),
+        /// 0 for any method. Beside the length, it keeps the record at 40 bytes.
+        var methodSet: UInt16
         /// The next record with the same id, in registration order, or `UInt32.max`.
         var nextWithSameID: UInt32
         var priority: Int32
@@ -57,10 +61,10 @@ struct RouteStore {
     }
 
     /// Records a route whose expansions are in the tables; it gets ``peekIndex(offset:)`` 0.
-    mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, priority: Int32, sequence: UInt64,
+    mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, methodSet: UInt16, priority: Int32, sequence: UInt64,
                       payload: UnsafeMutableRawPointer?, regexSources: [String], templateKeys: [[DuplicateKey.Piece]]) {
         precondition(text.count + pattern.count <= Int(UInt32.max), "more than 4 GiB of route patterns")
-        let record = Record(id: id, textOffset: UInt32(text.count), textLength: UInt32(pattern.count),
+        let record = Record(id: id, textOffset: UInt32(text.count), textLength: UInt16(pattern.count), methodSet: methodSet,
                             nextWithSameID: .max, priority: priority, sequence: sequence, payload: payload)
         text.append(contentsOf: pattern)
         let index: UInt32
@@ -116,7 +120,7 @@ struct RouteStore {
     func pattern(of index: UInt32) -> String {
         let record = records[Int(index)]
         return text.withUnsafeBufferPointer { buffer in
-            String(decoding: buffer[Int(record.textOffset)..<Int(record.textOffset + record.textLength)], as: UTF8.self)
+            String(decoding: buffer[Int(record.textOffset)..<(Int(record.textOffset) + Int(record.textLength))], as: UTF8.self)
         }
     }
 

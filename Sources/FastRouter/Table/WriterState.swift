@@ -18,6 +18,23 @@ struct WriterState: ~Copyable {
     var maxCaptures = 0
     /// Versions of the tables replaced while readers kept them for declines.
     var retired: [RetiredVersion] = []
+    /// The distinct method sets of registered routes, any method first: a route's record holds
+    /// an index here (``RouteStore/Record/methodSet``). Never shrinks.
+    var methodSets: [MethodSet] = [.any]
+    private var methodSetIndexes: [MethodSet: UInt16] = [.any: 0]
+
+    /// The index of `methods` in ``methodSets``, adding it when new.
+    /// - Throws: `.invalidArgument` past 65 536 distinct method sets.
+    mutating func methodSetIndex(_ methods: MethodSet) throws(RouterError) -> UInt16 {
+        if let index = methodSetIndexes[methods] { return index }
+        guard methodSets.count <= Int(UInt16.max) else {
+            throw RouterError(.invalidArgument, offset: 0, "too many distinct method sets in one router (65536)")
+        }
+        let index = UInt16(methodSets.count)
+        methodSets.append(methods)
+        methodSetIndexes[methods] = index
+        return index
+    }
 
     /// Releases what the last grace period freed; O(readers), never waits.
     mutating func reclaimPayloads(router: UInt) {

@@ -198,7 +198,8 @@ struct Terminal: BitwiseCopyable {
 }
 
 /// What a route expansion shares with every other of the same shape: its parameter names, its
-/// segment ranks (for precedence), its host rule and its place among its route's expansions.
+/// segment ranks (for precedence), its host rule, its methods and its place among its route's
+/// expansions.
 /// Interned and immortal, like parameter names (see ``NameTable``), so a terminal holds one
 /// pointer and a reader may keep it after the route is removed.
 struct TerminalShape {
@@ -216,6 +217,11 @@ struct TerminalShape {
     var hostRank: UInt8
     var expansion: UInt16
     var endsWithWildcard: Bool
+    /// ``MethodSet/isAny``: the route accepts every method.
+    var anyMethod: Bool
+    /// ``MethodSet/mask``: a bit per method the route accepts (every bit for any method), in the
+    /// numbering of its router's ``MethodTable``.
+    var methods: UInt64
 
     /// The rank of segment `index`, or of the tail past it.
     @inline(__always)

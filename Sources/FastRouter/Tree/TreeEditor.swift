@@ -63,7 +63,7 @@ struct TreeEditor {
     // MARK: Adding and removing
 
     /// Adds one expansion of a route. Returns `false`, changing nothing readers can see, when a
-    /// route with the same ``DuplicateKey`` is there already.
+    /// route with the same ``DuplicateKey`` and an overlapping method set is there already.
     mutating func add(_ variant: RouteVariant, _ terminal: Terminal) -> Bool {
         let table = tableIndex(variant.key.table, create: true)!
         var root = roots[table].root
@@ -71,7 +71,8 @@ struct TreeEditor {
         roots[table].root = root
         let shape = terminal.shape.pointee
         let existing = isWildcard ? nodes[index].wildcards : nodes[index].terminals
-        for other in existing where other.priority == terminal.priority && Self.sameHost(other.shape.pointee, shape) {
+        for other in existing where other.priority == terminal.priority && Self.sameHost(other.shape.pointee, shape)
+            && Self.sameMethods(other.shape.pointee, shape) {
             return false
         }
         if isWildcard { nodes[index].wildcards.append(terminal) } else { nodes[index].terminals.append(terminal) }
@@ -93,6 +94,11 @@ struct TreeEditor {
             return list.remove(at: position)
         }
         return isWildcard ? take(&nodes[index].wildcards) : take(&nodes[index].terminals)
+    }
+
+    /// Whether two routes of one path accept a method in common (docs/SEMANTICS.md §3.7).
+    private static func sameMethods(_ lhs: TerminalShape, _ rhs: TerminalShape) -> Bool {
+        MethodSet(mask: lhs.methods, isAny: lhs.anyMethod).overlaps(MethodSet(mask: rhs.methods, isAny: rhs.anyMethod))
     }
 
     private static func sameHost(_ lhs: TerminalShape, _ rhs: TerminalShape) -> Bool {

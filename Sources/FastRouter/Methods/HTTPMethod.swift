@@ -1,0 +1,69 @@
+/// An HTTP request method: any RFC 9110 token, compared case-sensitively (docs/SEMANTICS.md
+/// §3.7). The standard methods are static members; extension methods (`PURGE`, `PROPFIND`) are
+/// made by name and route exactly like them.
+///
+/// ```swift
+/// try router.add("/users/:id", methods: [.get, .head], value: "user")
+/// let purge = HTTPMethod(rawValue: "PURGE")!
+/// ```
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The token, e.g. `"GET"`.
+    public let rawValue: String
+
+    /// The method named `rawValue`, or `nil` when it is not an RFC 9110 token (empty, or a byte
+    /// other than letters, digits and the symbols RFC 9110 allows in a token).
+    public init?(rawValue: String) {
+        guard withUTF8(rawValue, { HTTPMethod.isToken($0) }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// A method whose name the caller has checked.
+    init(unchecked rawValue: String) { self.rawValue = rawValue }
+
+    /// The token.
+    public var description: String { rawValue }
+
+    /// `GET`.
+    public static let get = HTTPMethod(unchecked: "GET")
+    /// `HEAD`: served by `GET` routes when no route for the URL accepts it (see
+    /// ``RouterOptions/headFallback``).
+    public static let head = HTTPMethod(unchecked: "HEAD")
+    /// `POST`.
+    public static let post = HTTPMethod(unchecked: "POST")
+    /// `PUT`.
+    public static let put = HTTPMethod(unchecked: "PUT")
+    /// `DELETE`.
+    public static let delete = HTTPMethod(unchecked: "DELETE")
+    /// `CONNECT`.
+    public static let connect = HTTPMethod(unchecked: "CONNECT")
+    /// `OPTIONS`.
+    public static let options = HTTPMethod(unchecked: "OPTIONS")
+    /// `TRACE`.
+    public static let trace = HTTPMethod(unchecked: "TRACE")
+    /// `PATCH` (RFC 5789). Not one of RFC 9110's methods, so an `Allow` value lists it after them.
+    public static let patch = HTTPMethod(unchecked: "PATCH")
+
+    /// RFC 9110's methods in its order: the order an `Allow` value lists them in.
+    static let standardOrder: [HTTPMethod] = [.get, .head, .post, .put, .delete, .connect, .options, .trace]
+
+    /// Whether `bytes` is a non-empty RFC 9110 token.
+    static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isTokenByte)
+    }
+
+    /// `tchar` of RFC 9110 §5.6.2.
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+}

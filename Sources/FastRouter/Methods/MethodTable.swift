@@ -1,0 +1,139 @@
+import Synchronization
+
+/// The method names one router has seen, numbered in the order it first saw them: a route's
+/// ``MethodSet`` is a bit per number (docs/SEMANTICS.md §3.7). At most ``capacity`` names.
+///
+/// Names are only ever appended, by the writer under the router's lock, and each is written
+/// before the count that makes it visible is stored (release) and before any route using it is
+/// published; a reader that loaded the tables loads the count after them (acquire), so it knows
+/// every name the tables it walks use. Lookups read the table without locks.
+final class MethodTable: @unchecked Sendable {
+    /// Most distinct method names a router accepts (docs/SEMANTICS.md §3.7 asks for at least 64).
+    static let capacity = 64
+
+    /// One name: its first eight bytes as a word (zero-padded), so most comparisons are one.
+    struct Entry {
+        var word: UInt64
+        var length: Int
+        /// The name's bytes, owned by the table.
+        var bytes: UnsafeMutablePointer<UInt8>
+        var method: HTTPMethod
+    }
+
+    private let entries = UnsafeMutablePointer<Entry>.allocate(capacity: MethodTable.capacity)
+    private let published = Atomic<Int>(0)
+
+    deinit {
+        let count = published.load(ordering: .relaxed)
+        for index in 0..<count { entries[index].bytes.deallocate() }
+        entries.deinitialize(count: count)
+        entries.deallocate()
+    }
+
+    /// Names known to readers.
+    var count: Int { published.load(ordering: .acquiring) }
+
+    /// The name numbered `index`.
+    func method(at index: Int) -> HTTPMethod { entries[index].method }
+
+    // MARK: Lookups
+
+    /// The bit of the method spelled by `bytes`, or 0 when the router has never seen it.
+    @inline(__always)
+    func bit(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = published.load(ordering: .acquiring)
+        let length = bytes.count
+        let word = Self.word(bytes)
+        for index in 0..<count {
+            let entry = entries[index]
+            guard entry.word == word, entry.length == length else { continue }
+            if length <= 8 || memcmp(entry.bytes + 8, bytes.baseAddress! + 8, length - 8) == 0 {
+                return 1 &<< UInt64(index)
+            }
+        }
+        return 0
+    }
+
+    /// The bit of `method`, or 0 when the router has never seen it.
+    func bit(of method: HTTPMethod) -> UInt64 {
+        withUTF8(method.rawValue) { bit(of: $0) }
+    }
+
+    /// The first eight bytes of `bytes` as a little-endian word, zero-padded.
+    @inline(__always)
+    static func word(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var word: UInt64 = 0
+        let count = Swift.min(bytes.count, 8)
+        for index in 0..<count { word |= UInt64(bytes[index]) &<< UInt64(index &* 8) }
+        return word
+    }
+
+    /// `"HEAD"` as a ``word(_:)``: how a lookup tells a HEAD request without a table lookup.
+    static let headWord: UInt64 = 0x4441_4548
+
+    // MARK: Registering
+
+    /// The set of `methods` (any method when empty), numbering the names not seen before.
+    /// Only the writer calls it, under the router's lock.
+    /// - Throws: `.invalidArgument` when a name would be the router's 65th.
+    func set(of methods: [HTTPMethod]) throws(RouterError) -> MethodSet {
+        if methods.isEmpty { return .any }
+        var mask: UInt64 = 0
+        for method in methods {
+            var bit = bit(of: method)
+            if bit == 0 {
+                let count = published.load(ordering: .relaxed)
+                guard count < Self.capacity else {
+                    throw RouterError(.invalidArgument, offset: 0,
+                                      "too many distinct method names: \(method.rawValue) would be the \(count + 1)th (a router knows at most \(Self.capacity))")
+                }
+                let utf8 = Array(method.rawValue.utf8)
+                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count)
+                bytes.initialize(from: utf8, count: utf8.count)
+                let word = utf8.withUnsafeBufferPointer { Self.word($0) }
+                (entries + count).initialize(to: Entry(word: word, length: utf8.count, bytes: bytes, method: method))
+                published.store(count + 1, ordering: .releasing)
+                bit = 1 &<< UInt64(count)
+            }
+            mask |= bit
+        }
+        return MethodSet(mask: mask, isAny: false)
+    }
+
+    // MARK: Listing
+
+    /// Calls `body` with each method of `mask` in `Allow` order (docs/SEMANTICS.md §3.7): RFC
+    /// 9110's methods in its order, then the others in the order the router first saw them.
+    /// With `impliedHead`, HEAD is listed as well (GET routes serve it). Allocates nothing.
+    func forEach(in mask: UInt64, impliedHead: Bool, _ body: (UnsafeBufferPointer<UInt8>, HTTPMethod) -> Void) {
+        let count = self.count
+        var standard: UInt64 = 0
+        for method in HTTPMethod.standardOrder {
+            let bit = self.bit(of: method)
+            standard |= bit
+            if mask & bit != 0 || (impliedHead && method == .head) {
+                withUTF8(method.rawValue) { body($0, method) }
+            }
+        }
+        for index in 0..<count where mask & (1 &<< UInt64(index)) != 0 && standard & (1 &<< UInt64(index)) == 0 {
+            let entry = entries[index]
+            body(UnsafeBufferPointer(start: entry.bytes, count: entry.length), entry.method)
+        }
+    }
+
+    /// The methods of `set` in `Allow` order; empty for any method.
+    func methods(in set: MethodSet) -> [HTTPMethod] {
+        guard !set.isAny else { return [] }
+        var methods: [HTTPMethod] = []
+        forEach(in: set.mask, impliedHead: false) { _, method in methods.append(method) }
+        return methods
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,228 @@
+import FastRouter
+import Testing
+
+/// Every rule of docs/SEMANTICS.md §3.7 through the Swift API.
+@Suite struct HTTPMethodTests {
+    private func method(_ name: String) -> HTTPMethod { HTTPMethod(rawValue: name)! }
+
+    /// The route id of a request's best match, or nil.
+    private func id(_ router: Router<UInt64>, _ method: HTTPMethod, _ url: String) throws -> UInt64? {
+        try router.match(url, method: method).match?.value
+    }
+
+    /// The `Allow` value of a 405, or nil when the request is not one.
+    private func allow(_ router: Router<UInt64>, _ method: HTTPMethod, _ url: String) throws -> String? {
+        if case .methodNotAllowed(let allowed) = try router.match(url, method: method) { return allowed.headerValue }
+        return nil
+    }
+
+    @Test func tokens() {
+        #expect(HTTPMethod(rawValue: "GET") == .get)
+        #expect(HTTPMethod(rawValue: "PROPFIND")?.rawValue == "PROPFIND")
+        #expect(HTTPMethod(rawValue: "M-SEARCH") != nil)
+        for bad in ["", "GE T", "GET\r\n", "GÉT", "(GET)", "GET,POST", "a/b", "\u{0}"] {
+            #expect(HTTPMethod(rawValue: bad) == nil, "\(bad.debugDescription) is no token")
+        }
+        #expect(HTTPMethod(rawValue: "get") != .get, "methods compare case-sensitively")
+    }
+
+    @Test func methodsSelectRoutesOfOnePath() throws {
+        let router = Router<UInt64>()
+        try router.add("/users/:id", methods: [.get], value: 1)
+        try router.add("/users/:id", methods: [.delete], value: 2)
+        try router.add("/users/:id", methods: [.put, .patch], value: 3)
+        #expect(try id(router, .get, "/users/7") == 1)
+        #expect(try id(router, .delete, "/users/7") == 2)
+        #expect(try id(router, .patch, "/users/7") == 3)
+        #expect(try id(router, .put, "/users/7") == 3)
+        #expect(try router.match("/users/7", method: .get).match?.parameters["id"] == "7")
+        // Without a method every route is a candidate: registration order decides.
+        #expect(try router.match("/users/7")?.value == 1)
+        #expect(try router.matches("/users/7").map(\.value) == [1, 2, 3])
+    }
+
+    @Test func methodNotAllowedListsWhatTheURLsRoutesAccept() throws {
+        let router = Router<UInt64>()
+        try router.add("/users/:id", methods: [.post], value: 1)
+        try router.add("/users/{id:int}", methods: [method("PURGE"), .get], value: 2)
+        try router.add("/users/:id", methods: [.delete, .patch], value: 3)
+        try router.add("/other", methods: [.put], value: 4)
+        // Standard methods in RFC 9110 order, HEAD implied by GET, then the others as first seen.
+        #expect(try allow(router, .options, "/users/7") == "GET, HEAD, POST, DELETE, PURGE, PATCH")
+        // A route whose constraint fails does not match the URL: its methods are not allowed.
+        #expect(try allow(router, .options, "/users/abc") == "POST, DELETE, PATCH")
+        #expect(try router.match("/nowhere", method: .get).match == nil)
+        if case .notFound = try router.match("/nowhere", method: .get) {} else { Issue.record("expected notFound") }
+        let result = try router.match("/users/7", method: .trace)
+        guard case .methodNotAllowed(let allowed) = result else {
+            Issue.record("expected methodNotAllowed, got \(result)")
+            return
+        }
+        #expect(Array(allowed) == [.get, .head, .post, .delete, method("PURGE"), .patch])
+        #expect(allowed.contains(.head) && allowed.contains(method("PURGE")) && !allowed.contains(.put))
+    }
+
+    @Test func unknownMethodsReachOnlyRoutesForAnyMethod() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.get], value: 1)
+        #expect(try allow(router, method("BREW"), "/a") == "GET, HEAD")
+        try router.add("/a/:x", value: 2)
+        #expect(try id(router, method("BREW"), "/a/b") == 2)
+        #expect(try id(router, .get, "/a/b") == 2)
+    }
+
+    @Test func headFallsBackToGet() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.get], value: 1)
+        try router.add("/b", methods: [.get], value: 2)
+        try router.add("/b", methods: [.head], value: 3)
+        #expect(try id(router, .head, "/a") == 1)
+        #expect(try id(router, .head, "/b") == 3, "a route accepting HEAD is taken before GET's")
+        #expect(try router.matches("/b", method: .head).map(\.value) == [3])
+        #expect(try router.matches("/a", method: .head).map(\.value) == [1])
+
+        var options = RouterOptions()
+        options.headFallback = false
+        let strict = Router<UInt64>(options: options)
+        try strict.add("/a", methods: [.get], value: 1)
+        #expect(try allow(strict, .head, "/a") == "GET", "no fallback: HEAD is neither served nor listed")
+        #expect(try id(strict, .get, "/a") == 1)
+    }
+
+    @Test func headFallbackIsDecidedByTheWholeCandidateList() throws {
+        // "When no route accepts HEAD": a route for any method accepts it, so GET routes do not
+        // serve HEAD for this URL even when more specific (docs/SEMANTICS.md §3.7).
+        let router = Router<UInt64>()
+        try router.add("/files/:name", value: 1)
+        try router.add("/files/index", methods: [.get], value: 2)
+        #expect(try id(router, .get, "/files/index") == 2)
+        #expect(try id(router, .head, "/files/index") == 1)
+    }
+
+    @Test func methodsDoNotChangePrecedence() throws {
+        let router = Router<UInt64>()
+        try router.add("/users/:id", methods: [.get], value: 1)
+        try router.add("/users/new", value: 2)
+        try router.add("/users/:id", methods: [.post], priority: 5, value: 3)
+        #expect(try id(router, .get, "/users/new") == 2, "literal beats placeholder whatever the methods")
+        #expect(try id(router, .post, "/users/new") == 3, "priority first")
+        #expect(try router.matches("/users/new", method: .post).map(\.value) == [3, 2])
+        #expect(try router.matches("/users/new", method: .get).map(\.value) == [2, 1])
+        #expect(try Array(router.candidates("/users/new", method: .get)).map(\.value) == [2, 1])
+    }
+
+    @Test func declinesWalkTheFilteredOrder() throws {
+        let router = Router<UInt64>()
+        try router.add("/a/:x", methods: [.get], value: 1)
+        try router.add("/a/b", methods: [.post], value: 2)
+        try router.add("/a/*rest", methods: [.get, .post], value: 3)
+        try router.add("/:x/:y", value: 4)
+        let matcher = Matcher(router: router)
+        #expect(try matcher.match("/a/b", method: .get) == .matched)
+        var ids = [matcher.value!]
+        while matcher.next() { ids.append(matcher.value!) }
+        #expect(ids == [1, 3, 4])
+        #expect(try matcher.match("/a/b", method: .post) == .matched)
+        ids = [matcher.value!]
+        while matcher.next() { ids.append(matcher.value!) }
+        #expect(ids == [2, 3, 4])
+        #expect(matcher.allowedMethods == nil)
+    }
+
+    @Test func matcherReportsMethodNotAllowed() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.post], value: 1)
+        let matcher = Matcher(router: router)
+        #expect(try matcher.match("/a", method: .get) == .methodNotAllowed)
+        #expect(matcher.allowedMethods?.headerValue == "POST")
+        #expect(matcher.routeID == UInt64.max && matcher.value == nil && !matcher.next())
+        #expect(try matcher.match("/b", method: .get) == .notFound)
+        #expect(matcher.allowedMethods == nil)
+        #expect(try matcher.match("/a", method: .post) == .matched)
+        #expect(matcher.allowedMethods == nil)
+        #expect(try matcher.match("/a") == true, "a lookup without a method ignores methods")
+        #expect(throws: RouterError.self) { try matcher.match("/a%zz", method: .get) }
+    }
+
+    @Test func duplicatesNeedOverlappingMethods() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.get], value: 1)
+        try router.add("/a", methods: [.post], value: 2)
+        #expect(throws: RouterError.self) { try router.add("/a", methods: [.post, .put], value: 3) }
+        #expect(throws: RouterError.self) { try router.add("/a", value: 4) }
+        try router.add("/b", value: 5)
+        #expect(throws: RouterError.self) { try router.add("/b", methods: [.get], value: 6) }
+        #expect(throws: RouterError.self) { try router.add("/:name", methods: [.delete], value: 7); try router.add("/:other", methods: [.delete], value: 8) }
+        do {
+            try router.add("/a", methods: [.get], value: 9)
+            Issue.record("duplicate accepted")
+        } catch {
+            #expect(error.code == .duplicateRoute)
+        }
+        // A batch with a collision adds nothing.
+        #expect(throws: RouterError.self) {
+            try router.add(contentsOf: [Route("/c", methods: [.get], value: 10), Route("/c", methods: [.get, .head], value: 11)])
+        }
+        #expect(try router.match("/c", method: .get).match == nil)
+        try router.add(contentsOf: [Route("/c", methods: [.get], value: 10), Route("/c", methods: [.head], value: 11)])
+        #expect(try id(router, .head, "/c") == 11)
+    }
+
+    @Test func sixtyFourMethodNamesPerRouter() throws {
+        let router = Router<UInt64>()
+        for index in 0..<64 {
+            try router.add("/m/\(index)", methods: [method("M\(index)")], value: UInt64(index))
+        }
+        for index in [0, 31, 63] {
+            #expect(try id(router, method("M\(index)"), "/m/\(index)") == UInt64(index))
+            #expect(try allow(router, .get, "/m/\(index)") == "M\(index)")
+        }
+        do {
+            try router.add("/m/64", methods: [method("M64")], value: 64)
+            Issue.record("a 65th method name was accepted")
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("M64"))
+        }
+        // Known names still register.
+        try router.add("/m/64", methods: [method("M0"), method("M63")], value: 64)
+        #expect(try id(router, method("M63"), "/m/64") == 64)
+    }
+
+    @Test func removalKeepsTheOtherMethods() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.get], id: 1, value: 1)
+        try router.add("/a", methods: [.post], id: 2, value: 2)
+        #expect(router.remove(id: 1) == 1)
+        #expect(try allow(router, .get, "/a") == "POST")
+        #expect(try id(router, .post, "/a") == 2)
+        try router.add("/a", methods: [.get], id: 1, value: 3)
+        #expect(try id(router, .get, "/a") == 3)
+    }
+
+    @Test func schemeAndGlobalTablesFilterAlike() throws {
+        let router = Router<UInt64>()
+        try router.add("https://api.example.com/v1/:x", methods: [.post], value: 1)
+        try router.add("/v1/:x", methods: [.get], value: 2)
+        #expect(try id(router, .post, "https://api.example.com/v1/z") == 1)
+        #expect(try id(router, .get, "https://api.example.com/v1/z") == 2)
+        #expect(try allow(router, .put, "https://api.example.com/v1/z") == "GET, HEAD, POST")
+    }
+
+    @Test func introspectionShowsMethods() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.post, .get], id: 1, value: 1)
+        try router.add("/b", id: 2, value: 2)
+        #expect(router.routes.map(\.methods) == [[.get, .post], []])
+        #expect(router.routes[0].description == "GET,POST /a  priority 0  id 1  table global")
+        #expect(router.routes[1].description == "/b  priority 0  id 2  table global")
+        #expect(router.dump().contains("GET,POST /a  priority 0  id 1"))
+        #expect(router.dump().contains("methods GET,POST"))
+    }
+
+    @Test func reverseRoutingIgnoresMethods() throws {
+        let router = Router<UInt64>()
+        try router.add("/users/:id", methods: [.get], id: 1, value: 1)
+        #expect(try router.url(for: 1, parameters: ["id": "7"]) == "/users/7")
+    }
+}
