@@ -148,17 +148,32 @@ else
   echo "python3 not found: skipping the Python example" >&2
 fi
 
-# The complete program of docs/C.md (its first C block), built as C99 and run: the guide's
-# example must compile as written and print what its comments say.
-check_guide() {
-  awk '/^```c$/ { inside = 1; next } inside && /^```/ { exit } inside' docs/C.md > "$work/guide.c"
+# The complete programs of docs/C.md (its first two C blocks: the tour and HTTP methods), built as
+# C99 and run: the guide's examples must compile as written and print what their comments say.
+guide_program() { # N: writes the guide's N-th C block to $work/guide-N.c and builds it
+  awk -v n="$1" '/^```c$/ { if (++seen == n) { inside = 1; next } } inside && /^```/ { exit } inside' docs/C.md \
+    > "$work/guide-$1.c"
   # shellcheck disable=SC2086
-  $CC -std=c99 -Wall -Wextra -Werror "$work/guide.c" -o "$work/guide" $cflags $libs || return 1
+  $CC -std=c99 -Wall -Wextra -Werror "$work/guide-$1.c" -o "$work/guide-$1" $cflags $libs
+}
+check_guide() {
+  guide_program 1 || return 1
   local out expected
-  out=$("${clean_env[@]}" "$work/guide" 2> "$work/guide.err") || return 1
+  out=$("${clean_env[@]}" "$work/guide-1" 2> "$work/guide.err") || return 1
   expected=$'route 1\n  id=42\n  tab=posts\n  #top\n  next: route 3\nmyapp://settings/privacy'
   [ "$out" = "$expected" ] || { printf 'docs/C.md example printed:\n%s\n' "$out" >&2; return 1; }
   grep -q "unbalanced '{'.* at offset 7" "$work/guide.err" || { cat "$work/guide.err" >&2; return 1; }
+  guide_program 2 || return 1
+  out=$("${clean_env[@]}" "$work/guide-2") || return 1
+  expected='GET,POST /users/:id: duplicate route
+GET /users/42: route 1
+DELETE /users/42: route 2
+HEAD /users/42: route 1
+POST /users/42: 405, Allow: GET, HEAD, PUT, DELETE
+PURGE /health: route 3
+GET /nothing: 404
+G T /users/42: 400, invalid argument'
+  [ "$out" = "$expected" ] || { printf 'docs/C.md HTTP methods example printed:\n%s\n' "$out" >&2; return 1; }
 }
 run "docs/C.md example" check_guide
 

@@ -8,11 +8,14 @@
 ** list ("GET,POST") or "*" for any method; the route id is the line number. Blank lines and lines
 ** starting with '#' are skipped. Each `METHOD URL` line of standard input gives one output line:
 **
-**   GET /users/octocat?page=2 -> route 42: GET /users/:user user="octocat" page="2"
-**   HEAD /users/octocat -> route 42: GET /users/:user user="octocat"     (GET's route serves HEAD)
-**   DELETE /users/octocat -> 405 Allow: GET, HEAD
-**   GET /nothing -> 404
-**   GET /bad%zz -> 400 invalid URL
+**   GET /authorizations/12345 -> route 4: GET /authorizations/:id id="12345"
+**   HEAD /events -> route 10: GET /events          (no route for HEAD there: GET's serves it)
+**   DELETE /events -> 405 Allow: GET, HEAD
+**   GET /nothing/here -> 404
+**   GET /gists/%zz -> 400 invalid URL
+**
+** (with examples/c/github.routes; examples/c/requests.expected has more). A 400 is a request
+** line without a space, a method that is not an HTTP token, or a malformed URL.
 **
 ** -H sets FR_NO_HEAD_FALLBACK: HEAD then takes only routes registered for HEAD. Exit status: 0,
 ** 1 for a bad routes file, 2 for bad usage.
