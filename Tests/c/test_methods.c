@@ -95,7 +95,7 @@ static void check_no_allow(const fr_match *m, int line) {
     if (status != FR_ENOTFOUND) fprintf(stderr, "line %d: fr_match_allow gave %d\n", line, status);
     CHECK_INT(status, FR_ENOTFOUND);
     CHECK_INT(needed, 0);
-    CHECK(buf[0] == '\0' || buf[0] == '#'); /* the empty value, or untouched */
+    CHECK(buf[0] == '\0' && buf[1] == '#'); /* the empty value, and nothing more */
     needed = 99;
     CHECK_INT(fr_match_allow(m, NULL, 0, &needed), FR_ENOTFOUND);
     CHECK_INT(needed, 0);
@@ -130,8 +130,7 @@ static void check_add_error(fr_router *r, const char *methods, size_t methods_le
 /* ---- statuses, flags and NULL everywhere --------------------------------------------------- */
 
 static void test_codes_flags_and_null(void) {
-    CHECK(strcmp(fr_strerror(FR_NOMETHOD), "unknown status") != 0);
-    CHECK(fr_strerror(FR_NOMETHOD)[0] != '\0');
+    CHECK(strcmp(fr_strerror(FR_NOMETHOD), "method not allowed") == 0);
     CHECK(strcmp(fr_strerror(3), "unknown status") == 0);
 
     fr_router *plain = fr_router_new(FR_NO_HEAD_FALLBACK);
