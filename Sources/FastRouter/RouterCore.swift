@@ -111,13 +111,14 @@ package final class RouterCore: @unchecked Sendable {
         // The method is resolved after the tables are loaded: they use no name it cannot see.
         var isHead = false
         if let method {
-            let bit = methods.bit(of: method)
+            let word = MethodTable.word(method)
+            let bit = methods.bit(of: method, word: word)
             if bit == 0 && !HTTPMethod.isToken(method) {
                 scratch.slot.exit(holding: false)
                 return .invalidMethod
             }
             walk.pointee.methodBit = bit
-            isHead = options.headFallback && method.count == 4 && MethodTable.word(method) == MethodTable.headWord
+            isHead = word == MethodTable.headWord && method.count == 4 && options.headFallback
         } else {
             walk.pointee.methodBit = .max
         }

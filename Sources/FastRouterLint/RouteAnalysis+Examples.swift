@@ -94,18 +94,33 @@ extension RouteAnalysis {
 
     /// The route ids of every candidate for `url`, best first.
     func candidateIDs(_ url: String) -> [UInt64] {
+        candidateIDs(url, method: nil)
+    }
+
+    /// The route ids of every candidate for a request with `method` (a lookup without one when
+    /// `nil`), best first: the filtered order of docs/SEMANTICS.md §3.7, HEAD fallback included.
+    func candidateIDs(_ url: String, method: HTTPMethod?) -> [UInt64] {
+        candidates(url, method: method).map(\.id)
+    }
+
+    /// Every candidate for a request with `method` (without one when `nil`), best first: its
+    /// route id and stored route (``Entry/record``).
+    func candidates(_ url: String, method: HTTPMethod?) -> [(id: UInt64, record: UInt32)] {
         let scratch = MatchScratch()
         // The scratch points into the URL's bytes, which for a small string live only inside the
         // closure: every decline must run in there too (as Router.matches does).
         return withUTF8(url) { bytes in
-            var ids: [UInt64] = []
-            var status = core.match(url: bytes, into: scratch)
-            while status == .found {
-                ids.append(scratch.routeID)
-                status = scratch.next()
+            withUTF8(method?.rawValue ?? "") { methodBytes in
+                var found: [(id: UInt64, record: UInt32)] = []
+                // An empty method is a lookup without one.
+                var status = core.match(url: bytes, method: methodBytes, into: scratch)
+                while status == .found {
+                    if let record = scratch.routeRecord { found.append((scratch.routeID, record)) }
+                    status = scratch.next()
+                }
+                scratch.clearResult()
+                return found
             }
-            scratch.clearResult()
-            return ids
         }
     }
 }

@@ -1,83 +1,46 @@
 import FastRouter
 
-/// What the analysis reports: shadowed routes and ambiguous pairs, each checked by a lookup,
-/// and why one route of a pair comes first (``PrecedenceKey``, docs/SEMANTICS.md §3.1).
+/// What the analysis reports: shadowed routes (wholly or for some methods) and ambiguous pairs,
+/// each checked by a lookup, and why one route of a pair comes first (``PrecedenceKey``,
+/// docs/SEMANTICS.md §3.1).
 extension RouteAnalysis {
-    /// Every shadowed route, then every ambiguous pair, each checked by a lookup.
+    /// For each route in registration order its method-case warnings, how it is shadowed and
+    /// whether its HEAD requests go elsewhere; then every ambiguous pair. Each is checked by a lookup.
     func findings() -> [LintFinding] {
         var findings: [LintFinding] = []
+        let shadowings = entries.indices.map { shadowing(of: $0) }
+        // Pairs of a shadowed route and a route hiding it: what else they do to each other
+        // (ambiguity, HEAD requests the shadowed one takes) follows from that finding.
         var shadowPairs = Set<[Int]>()
-        for (entryIndex, entry) in entries.enumerated() {
-            guard let shadowing = shadowing(of: entryIndex) else { continue }
-            let other = entries[shadowing.winner.entry]
-            shadowPairs.insert([min(entryIndex, shadowing.winner.entry), max(entryIndex, shadowing.winner.entry)])
-            let reason = precedenceReason(shadowing.winner, over: shadowing.loser)
-            findings.append(LintFinding(
-                kind: .shadowedRoute, severity: .warning,
-                message: "route '\(entry.description.pattern)'\(label(entry)) is never the first candidate: "
-                    + "'\(other.description.pattern)'\(label(other)) matches every URL it matches and comes first (\(reason))",
-                route: entry.description, relatedRoute: other.description, exampleURL: shadowing.example))
+        for (entryIndex, shadowing) in shadowings.enumerated() {
+            for (winner, _) in shadowing?.winners ?? [] {
+                shadowPairs.insert([min(entryIndex, winner.entry), max(entryIndex, winner.entry)])
+            }
         }
-        for (first, second, example) in ambiguousPairs() where !shadowPairs.contains([first, second]) {
+        for (entryIndex, entry) in entries.enumerated() {
+            findings += methodCaseFindings(entry)
+            if let shadowing = shadowings[entryIndex] { findings.append(finding(shadowing, of: entryIndex)) }
+            if let head = headServedElsewhere(entryIndex, excluding: shadowPairs) { findings.append(head) }
+        }
+        for (first, second, methods, example) in ambiguousPairs() where !shadowPairs.contains([first, second]) {
             let earlier = entries[first]
             let later = entries[second]
+            let common = methods.isEmpty ? "" : " for \(Self.list(methods))"
             findings.append(LintFinding(
                 kind: .ambiguousRoutes, severity: .warning,
-                message: "routes '\(earlier.description.pattern)'\(label(earlier)) and '\(later.description.pattern)'\(label(later)) "
-                    + "have equal precedence and match some URLs in common: only registration order puts "
-                    + "'\(earlier.description.pattern)' first",
-                route: later.description, relatedRoute: earlier.description, exampleURL: example))
+                message: "routes '\(name(earlier))'\(label(earlier)) and '\(name(later))'\(label(later)) "
+                    + "have equal precedence and match some URLs in common\(common): only registration order puts "
+                    + "'\(name(earlier))' first",
+                route: later.description, relatedRoute: earlier.description, exampleURL: example, methods: methods))
         }
         return findings
     }
 
-    private func label(_ entry: Entry) -> String {
+    /// ` (priority P)` for a route with a priority other than 0, else nothing.
+    func label(_ entry: Entry) -> String {
         var parts: [String] = []
         if entry.description.priority != 0 { parts.append("priority \(entry.description.priority)") }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
-    }
-
-    /// Why `winner` comes before `loser`, in words: the field of their precedence that decides.
-    private func precedenceReason(_ winner: Expansion, over loser: Expansion) -> String {
-        switch PrecedenceKey.decision(winner.precedence, loser.precedence)?.field {
-        case .priority?:
-            return "higher priority, \(winner.precedence.priority) > \(loser.precedence.priority)"
-        case .host?:
-            return "more specific host"
-        case .path?:
-            return "more specific segments"
-        case .registration?, .expansion?, nil:
-            return "registered earlier"
-        }
-    }
-
-    /// A route other than `entryIndex` that hides it completely: the first pair of expansions
-    /// (winner, loser) found and an example URL, confirmed by a lookup when one can be built.
-    func shadowing(of entryIndex: Int) -> (winner: Expansion, loser: Expansion, example: String?)? {
-        let entry = entries[entryIndex]
-        let own = entry.expansions.map { expansions[$0] }
-        var first: (winner: Expansion, loser: Expansion)?
-        for expansion in own {
-            let found = containerCandidates(of: expansion, table: entry.pattern.scheme).first { candidateIndex in
-                let candidate = expansions[candidateIndex]
-                let other = entries[candidate.entry]
-                guard candidate.entry != entryIndex, other.description.id != entry.description.id,
-                      includes(candidate, expansion) else { return false }
-                // It must come before every expansion of this route that could match the same URL.
-                return own.allSatisfy { sibling in
-                    !(sibling.index == expansion.index || mayOverlap(sibling, expansion)) || precedes(candidate, sibling)
-                }
-            }
-            guard let found else { return nil }
-            if first == nil { first = (expansions[found], expansion) }
-        }
-        guard let first else { return nil }
-        guard let url = exampleURL(for: first.loser, alsoIn: nil) else { return (first.winner, first.loser, nil) }
-        let order = candidateIDs(url)
-        guard order.contains(entry.description.id) else { return (first.winner, first.loser, nil) }
-        // The router puts this route first for the example: trust the router and report nothing.
-        guard order.first != entry.description.id else { return nil }
-        return (first.winner, first.loser, url)
     }
 
     /// Expansions that may be ambiguous: equal precedence but for registration, and equal
@@ -87,9 +50,10 @@ extension RouteAnalysis {
         var literals: [[UInt8]]
     }
 
-    /// Pairs of routes (earlier, later) with expansions of equal precedence matching a common URL.
-    func ambiguousPairs() -> [(Int, Int, String?)] {
-        var pairs: [(Int, Int, String?)] = []
+    /// Pairs of routes (earlier, later) with expansions of equal precedence matching a common URL
+    /// and a method in common, with the methods they share (empty: both accept any method).
+    func ambiguousPairs() -> [(Int, Int, [HTTPMethod], String?)] {
+        var pairs: [(Int, Int, [HTTPMethod], String?)] = []
         var seen = Set<[Int]>()
         for (_, members) in tables.sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) {
             // A tie needs equal precedence up to registration; a common URL needs equal
@@ -115,13 +79,14 @@ extension RouteAnalysis {
                         let b = entries[second.entry]
                         guard first.entry != second.entry, a.description.id != b.description.id else { continue }
                         let key = [min(first.entry, second.entry), max(first.entry, second.entry)]
-                        guard !seen.contains(key), hostsOverlap(a.pattern.host, b.pattern.host),
-                              mayOverlap(first, second) else { continue }
+                        // Routes of one path for different methods never meet in a lookup with a method.
+                        guard !seen.contains(key), let methods = commonMethods(a, b),
+                              hostsOverlap(a.pattern.host, b.pattern.host), mayOverlap(first, second) else { continue }
                         guard let url = exampleURL(for: first, alsoIn: second) else { continue }
-                        let order = candidateIDs(url)
+                        let order = candidateIDs(url, method: methods.first)
                         guard order.contains(a.description.id), order.contains(b.description.id) else { continue }
                         seen.insert(key)
-                        pairs.append((key[0], key[1], url))
+                        pairs.append((key[0], key[1], allowOrder(methods), url))
                     }
                 }
             }

@@ -6,9 +6,10 @@ import FastRouter
 /// Shadowing needs language inclusion: every URL route R matches, route S matches too (host rule,
 /// then segment by segment: a placeholder covers any segment, a constraint covers the literals it
 /// accepts and the constraints it contains, a wildcard covers the rest) and S precedes R by the
-/// order lookups use (``PrecedenceKey``, docs/SEMANTICS.md §3.1). Constraint containment is
-/// decided for built-ins; a regex contains only itself. Unsure means "not contained", so a
-/// reported route is shadowed. Each finding is then checked with a real lookup of an example URL.
+/// order lookups use (``PrecedenceKey``, docs/SEMANTICS.md §3.1). With methods it holds method
+/// by method: S hides R for the methods S accepts (§3.7). Constraint containment is decided for
+/// built-ins; a regex contains only itself. Unsure means "not contained", so a reported route
+/// is shadowed. Each finding is then checked with a real lookup of an example URL.
 struct RouteAnalysis {
     /// One expansion of one route, as the analysis reads it.
     struct Expansion {
@@ -23,18 +24,41 @@ struct RouteAnalysis {
 
     /// One registered route, parsed. A class: expansions refer to it and it is never copied.
     final class Entry {
+        /// The route as introspection shows it, methods included.
         let description: RouteDescription
+        /// Registration order.
         let sequence: UInt64
         /// The stored route (``RouteRecord/index``).
         let record: UInt32
+        /// The parsed pattern.
         let pattern: Pattern
+        /// The route's expansions (indexes into ``RouteAnalysis/expansions``).
         var expansions: [Int] = []
+        /// The methods it accepts, for membership tests; empty for any method.
+        let methodSet: Set<HTTPMethod>
 
         init(description: RouteDescription, sequence: UInt64, record: UInt32, pattern: Pattern) {
             self.description = description
             self.sequence = sequence
             self.record = record
             self.pattern = pattern
+            methodSet = Set(description.methods)
+        }
+
+        /// The methods it accepts in `Allow` order; empty for any method.
+        var methods: [HTTPMethod] { description.methods }
+        /// Whether it accepts every method (it was registered without methods).
+        var acceptsAnyMethod: Bool { methodSet.isEmpty }
+
+        /// Whether a lookup with `method` keeps it as a candidate (docs/SEMANTICS.md §3.7).
+        /// Only its own methods count, not the HEAD fallback: the analysis asks only about a
+        /// method that another route of the same URLs accepts, and when some route of a URL
+        /// accepts HEAD, a HEAD lookup keeps just the routes that accept HEAD themselves.
+        func accepts(_ method: HTTPMethod) -> Bool { acceptsAnyMethod || methodSet.contains(method) }
+
+        /// Whether it accepts every method `other` accepts.
+        func acceptsEveryMethod(of other: Entry) -> Bool {
+            acceptsAnyMethod || (!other.acceptsAnyMethod && other.methodSet.isSubset(of: methodSet))
         }
     }
 
@@ -54,6 +78,13 @@ struct RouteAnalysis {
     let core: RouterCore
     let foldLiterals: Bool
     var entries: [Entry] = []
+    /// The entry of each stored route (``Entry/record``), to name the route a lookup returns.
+    var entryOfRecord: [UInt32: Int] = [:]
+    /// Where each method the routes name stands in `Allow` order (``RouteAnalysis/allowOrder(_:)``).
+    var methodRank: [HTTPMethod: Int] = [:]
+    /// Expansions by table of the routes that accept both GET and HEAD, in registration order:
+    /// the ones that can take a GET route's HEAD requests (``headServedElsewhere(_:excluding:)``).
+    var getAndHeadExpansions: [String?: [Int]] = [:]
     var expansions: [Expansion] = []
     /// Expansions by table (lower-cased scheme, `nil` for the global table), in registration order.
     var tables: [String?: [Int]] = [:]
@@ -67,7 +98,7 @@ struct RouteAnalysis {
         for record in core.routes {
             guard let pattern = try? core.parsedPattern(record.pattern) else { continue }
             let description = RouteDescription(pattern: record.pattern, priority: record.priority, id: record.id,
-                                               scheme: record.scheme)
+                                               scheme: record.scheme, methods: record.methods)
             let entry = Entry(description: description, sequence: record.sequence, record: record.index, pattern: pattern)
             let foldsFirst = foldLiterals || (pattern.scheme.map { !core.options.webSchemes.contains($0) } ?? false)
             for (index, variant) in pattern.variants.enumerated() {
@@ -107,7 +138,14 @@ struct RouteAnalysis {
                 expansions.append(Expansion(entry: entries.count, index: index, segments: segments,
                                             wildcard: wildcard, precedence: precedence))
             }
+            entryOfRecord[entry.record] = entries.count
             entries.append(entry)
+            if entry.accepts(.get) && entry.accepts(.head) {
+                getAndHeadExpansions[pattern.scheme, default: []] += entry.expansions
+            }
+            for method in record.methods where methodRank[method] == nil {
+                methodRank[method] = Self.standardMethods.firstIndex(of: method) ?? (Self.standardMethods.count + methodRank.count)
+            }
         }
     }
 

@@ -7,28 +7,33 @@ import FastRouter
 /// print(RouteLinter.format(findings, fileName: "routes.txt"))
 /// // routes.txt:3: error: duplicate route: '/users/:name' has the same table, host, priority and segments as '/users/:id' (line 1)
 /// ```
+///
+/// A line may start with the methods its route accepts (`GET,HEAD /users/:id`): the checks then
+/// hold method by method (docs/SEMANTICS.md §3.7).
 public enum RouteLinter {
-    /// Checks a routes file: one route per line, `[METHOD] pattern [priority]`; blank lines and
+    /// Checks a routes file: one route per line, `[METHOD,…] pattern [priority]`; blank lines and
     /// lines starting with `#` are skipped.
     ///
-    /// Each route is registered in a router with `options`, so what fails to load is reported
-    /// exactly as the router would reject it. Lines that are one route by `DuplicateKey` (same
-    /// table, host, priority and segment shapes, parameter names aside: docs/SEMANTICS.md §3.6)
-    /// but name different methods are one route (the benchmark's reading of a routes file); the
-    /// same route again without a new method is a duplicate. Then the loaded table is checked as
+    /// Each line is registered in a router with `options` as a route of its own, for its methods
+    /// (any method without a method field), so what fails to load is reported exactly as the
+    /// router would reject it: a method list that does not parse, a pattern, a duplicate. Lines
+    /// of one path (docs/SEMANTICS.md §3.6) for different methods are different routes
+    /// (`GET /users/:id`, `DELETE /users/:id`); one that repeats a path with a method in common,
+    /// or for any method, is a duplicate (§3.7). Then the loaded table is checked as
     /// ``FastRouter/Router/lint()`` does. Routes get their line number as id.
     ///
     /// - Parameters:
     ///   - routesFileContents: the file's text.
-    ///   - options: the router options the table is meant for (case folding changes what shadows what).
+    ///   - options: the router options the table is meant for (case folding changes what shadows
+    ///     what; the HEAD fallback which route answers HEAD).
     /// - Returns: every finding, in line order.
     /// - Complexity: O(n²) in the number of routes with the same length in one table, plus one lookup per finding.
     public static func lint(routesFileContents: String, options: RouterOptions = RouterOptions()) -> [LintFinding] {
         let router = Router<Void>(options: options)
         var findings: [LintFinding] = []
-        var index = RouteLineIndex(core: router.core)
-        // Key of each registered expansion → its line, to name the route a duplicate collides with.
-        var lineOfKey: [DuplicateKey: Int] = [:]
+        // Key of each registered expansion → the lines registered with it and their methods, to
+        // name the route a duplicate collides with.
+        var linesOfKey: [DuplicateKey: [(line: Int, methods: Set<HTTPMethod>)]] = [:]
         // LF, CRLF (one Character in Swift) and CR all end a line.
         let lines = routesFileContents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (offset, rawLine) in lines.enumerated() {
@@ -39,49 +44,34 @@ public enum RouteLinter {
             do {
                 line = try RouteLine(String(text))
             } catch {
-                findings.append(LintFinding(kind: .invalidLine, severity: .error, message: error.message, line: lineNumber))
+                findings.append(LintFinding(kind: error.kind, severity: .error, message: error.message, line: lineNumber))
                 continue
             }
-            let (pattern, priority) = (line.pattern, line.priority)
+            let (pattern, priority, methods) = (line.pattern, line.priority, line.methods)
             let description = RouteDescription(pattern: pattern, priority: priority, id: UInt64(lineNumber),
-                                               scheme: Self.scheme(of: pattern))
-            let (reading, keys) = index.read(line)
-            switch reading {
-            case .newRoute:
-                break
-            case .anotherMethod:
-                continue
-            case .duplicate(let earlierLine, let earlierPattern):
-                let message = earlierPattern == pattern
-                    ? "duplicate route: '\(pattern)' is already on line \(earlierLine)"
-                    : "duplicate route: '\(pattern)' has the same table, host, priority and segments as '\(earlierPattern)' (line \(earlierLine))"
-                findings.append(LintFinding(
-                    kind: .duplicateRoute, severity: .error, message: message, route: description,
-                    relatedRoute: RouteDescription(pattern: earlierPattern, priority: priority, id: UInt64(earlierLine),
-                                                   scheme: Self.scheme(of: earlierPattern)),
-                    line: lineNumber, relatedLine: earlierLine))
-                continue
-            }
+                                               scheme: Self.scheme(of: pattern), methods: methods)
+            let keys = (try? router.core.parsedPattern(pattern)).map { DuplicateKey.keys(of: $0, priority: priority) }
             do {
-                try router.add(pattern, priority: priority, id: UInt64(lineNumber))
-                index.record(line, keys: keys, number: lineNumber)
-                for key in keys ?? [] { lineOfKey[key] = lineOfKey[key] ?? lineNumber }
+                try router.add(pattern, methods: methods, priority: priority, id: UInt64(lineNumber), value: ())
+                for key in keys ?? [] { linesOfKey[key, default: []].append((lineNumber, Set(methods))) }
             } catch where error.code == .duplicateRoute {
                 let keys = keys ?? []
-                var message = "duplicate route: '\(pattern)' has the same table, host, priority and segments as "
                 var earlier: RouteDescription?
                 if Set(keys).count < keys.count {
-                    message += "another of its own expansions"
                     earlier = description
-                } else if let line = keys.lazy.compactMap({ lineOfKey[$0] }).first,
-                          let route = router.routes.first(where: { $0.id == UInt64(line) }) {
-                    message += "'\(route.pattern)' (line \(line))"
-                    earlier = route
-                } else {
-                    message += "an earlier route"
+                } else if let line = keys.lazy.compactMap({ key in
+                              linesOfKey[key]?.first { methods.isEmpty || $0.methods.isEmpty || !$0.methods.isDisjoint(with: methods) }?.line
+                          }).first {
+                    earlier = router.routes.first { $0.id == UInt64(line) }
                 }
-                findings.append(LintFinding(kind: .duplicateRoute, severity: .error, message: message, route: description,
-                                            relatedRoute: earlier, line: lineNumber, relatedLine: earlier.map { Int($0.id) }))
+                findings.append(LintFinding(kind: .duplicateRoute, severity: .error,
+                                            message: duplicateMessage(description, earlier: earlier), route: description,
+                                            relatedRoute: earlier, line: lineNumber,
+                                            relatedLine: earlier.map { Int($0.id) }))
+            } catch where error.code == .invalidArgument {
+                // Registration refuses only a router's 65th method name this way: the list parsed.
+                findings.append(LintFinding(kind: .invalidMethod, severity: .error, message: error.message,
+                                            route: description, line: lineNumber, methods: methods))
             } catch {
                 findings.append(LintFinding(kind: .invalidPattern, severity: .error,
                                             message: "'\(pattern)' at offset \(error.offset): \(error.message)",
@@ -95,6 +85,24 @@ public enum RouteLinter {
             return finding
         }
         return findings.sorted { ($0.line ?? 0, $0.relatedLine ?? 0) < ($1.line ?? 0, $1.relatedLine ?? 0) }
+    }
+
+    /// Why the router refused `route`: the route it repeats (`earlier`: itself when two of its
+    /// own expansions collide, `nil` when the line cannot be told), and the methods both accept.
+    private static func duplicateMessage(_ route: RouteDescription, earlier: RouteDescription?) -> String {
+        let name = RouteAnalysis.name(pattern: route.pattern, methods: route.methods)
+        let message = "duplicate route: '\(name)' has the same table, host, priority and segments as "
+        guard let earlier else { return message + "an earlier route" }
+        if earlier.id == route.id { return message + "another of its own expansions" }
+        let earlierName = RouteAnalysis.name(pattern: earlier.pattern, methods: earlier.methods)
+        if earlier.pattern == route.pattern && Set(earlier.methods) == Set(route.methods) {
+            return "duplicate route: '\(name)' is already on line \(earlier.id)"
+        }
+        // Routes of one path are duplicates only when they accept a method in common (§3.7).
+        let common = earlier.methods.isEmpty ? route.methods
+            : route.methods.isEmpty ? earlier.methods : earlier.methods.filter { route.methods.contains($0) }
+        let both = common.isEmpty ? "" : ", and both accept \(RouteAnalysis.list(common))"
+        return message + "'\(earlierName)' (line \(earlier.id))\(both)"
     }
 
     /// Formats findings one per line, compiler style (`FILE:LINE: warning: …`), with example

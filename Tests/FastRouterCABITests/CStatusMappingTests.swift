@@ -15,10 +15,13 @@ import Testing
         #expect(String(cString: fr_strerror(status)) == code.message)
     }
 
-    @Test func lookupStatusesMapToOutcomesAndTheURLError() {
+    @Test func lookupStatusesMapToOutcomesAndErrors() {
         #expect(FRStatus.of(LookupStatus.found) == Int32(FR_OK))
         #expect(FRStatus.of(LookupStatus.noMatch) == Int32(FR_NOMATCH))
         #expect(FRStatus.of(LookupStatus.invalidURL) == Int32(FR_EURL))
+        #expect(FRStatus.of(LookupStatus.methodNotAllowed) == Int32(FR_NOMETHOD) && FR_NOMETHOD == 2)
+        #expect(FRStatus.of(LookupStatus.invalidMethod) == Int32(FR_EINVAL))
+        #expect(String(cString: fr_strerror(Int32(FR_NOMETHOD))) == "method not allowed")
         #expect(Set(RouterError.Code.allCases.map(FRStatus.of)).count == RouterError.Code.allCases.count)
         #expect(String(cString: fr_strerror(Int32(FR_OK))) == "ok")
         #expect(String(cString: fr_strerror(Int32(FR_NOMATCH))) == "no match")

@@ -181,7 +181,9 @@ import Testing
         }
     }
 
-    @Test func aRouteNamedWithAnotherMethodIsOneRouteWhateverItsNames() {
+    /// The linter registers each line for its methods: lines of one path (whatever the names)
+    /// are duplicates only when their methods overlap (§3.7).
+    @Test func linesOfOnePathAreDuplicatesOnlyForACommonMethod() {
         let file = """
             GET  /users/:id
             PUT  /users/:name
@@ -192,7 +194,7 @@ import Testing
         let findings = RouteLinter.lint(routesFileContents: file)
         #expect(findings.map(\.line) == [4])
         #expect(findings.first?.message
-                == "duplicate route: '/users/{n:int}' has the same table, host, priority and segments as '/users/{id:int}' (line 3)")
+                == "duplicate route: 'POST /users/{n:int}' has the same table, host, priority and segments as 'POST /users/{id:int}' (line 3), and both accept POST")
         #expect(findings.first?.relatedRoute?.pattern == "/users/{id:int}")
     }
 }

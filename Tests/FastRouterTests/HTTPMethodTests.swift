@@ -226,3 +226,29 @@ import Testing
         #expect(try router.url(for: 1, parameters: ["id": "7"]) == "/users/7")
     }
 }
+
+/// Method names of every length compare whole: the lookup compares a name's first eight bytes as
+/// one word, built from overlapping loads, then the rest.
+@Suite struct MethodNameLengthTests {
+    @Test func namesOfEveryLengthUpToTwenty() throws {
+        let router = Router<Int>()
+        let letters = Array("ABCDEFGHIJKLMNOPQRST")
+        for length in 1...20 {
+            let name = HTTPMethod(rawValue: String(letters[0..<length]))!
+            try router.add("/m", methods: [name], value: length)
+        }
+        for length in 1...20 {
+            let name = HTTPMethod(rawValue: String(letters[0..<length]))!
+            #expect(try router.match("/m", method: name).match?.value == length)
+            // Same length, one byte changed at the start, the middle or the end: unknown.
+            for position in Set([0, length / 2, length - 1]) {
+                var changed = Array(letters[0..<length])
+                changed[position] = "z"
+                let other = HTTPMethod(rawValue: String(changed))!
+                if case .methodNotAllowed = try router.match("/m", method: other) {} else {
+                    Issue.record("\(other) matched a route it is not registered for")
+                }
+            }
+        }
+    }
+}

@@ -974,6 +974,16 @@ static void test_lint(void) {
     CHECK(strstr(report, "0 errors, 1 warning\n") != NULL);
     free(report);
 
+    /* Routes with methods are checked method by method and named with their methods. */
+    fr_router *methods = fr_router_new(0);
+    CHECK_INT(fr_router_add_methods(methods, "GET", 3, "/a/:x", 5, 1, 1, NULL), FR_OK);
+    CHECK_INT(fr_router_add_methods(methods, "GET,POST", 8, "/a/{y}", 6, 0, 2, NULL), FR_OK);
+    char method_report[512];
+    CHECK_INT(fr_router_lint(methods, method_report, sizeof method_report, &needed), FR_OK);
+    CHECK(strstr(method_report, "warning: route 'GET,POST /a/{y}' is shadowed for GET only: ") != NULL);
+    CHECK(strstr(method_report, "; POST still reaches it\n    e.g. /a/1\n") != NULL);
+    fr_router_free(methods);
+
     /* Nothing to report; NULL arguments. */
     char buf[64];
     fr_router *clean = fr_router_new(0);

@@ -11,44 +11,46 @@ final class MethodTable: @unchecked Sendable {
     /// Most distinct method names a router accepts (docs/SEMANTICS.md §3.7 asks for at least 64).
     static let capacity = 64
 
-    /// One name: its first eight bytes as a word (zero-padded), so most comparisons are one.
-    struct Entry {
-        var word: UInt64
-        var length: Int
-        /// The name's bytes, owned by the table.
-        var bytes: UnsafeMutablePointer<UInt8>
-        var method: HTTPMethod
-    }
-
-    private let entries = UnsafeMutablePointer<Entry>.allocate(capacity: MethodTable.capacity)
+    /// Each name's first eight bytes as a word (zero-padded): most comparisons are one.
+    private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MethodTable.capacity)
+    /// Each name's length and bytes (owned by the table), and the name as a method.
+    private let lengths = UnsafeMutablePointer<Int>.allocate(capacity: MethodTable.capacity)
+    private let bytes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>.allocate(capacity: MethodTable.capacity)
+    private let names = UnsafeMutablePointer<HTTPMethod>.allocate(capacity: MethodTable.capacity)
     private let published = Atomic<Int>(0)
 
     deinit {
         let count = published.load(ordering: .relaxed)
-        for index in 0..<count { entries[index].bytes.deallocate() }
-        entries.deinitialize(count: count)
-        entries.deallocate()
+        for index in 0..<count { bytes[index].deallocate() }
+        names.deinitialize(count: count)
+        names.deallocate()
+        bytes.deallocate()
+        lengths.deallocate()
+        words.deallocate()
     }
 
     /// Names known to readers.
     var count: Int { published.load(ordering: .acquiring) }
 
     /// The name numbered `index`.
-    func method(at index: Int) -> HTTPMethod { entries[index].method }
+    func method(at index: Int) -> HTTPMethod { names[index] }
 
     // MARK: Lookups
 
     /// The bit of the method spelled by `bytes`, or 0 when the router has never seen it.
     @inline(__always)
     func bit(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        bit(of: bytes, word: Self.word(bytes))
+    }
+
+    /// ``bit(of:)`` for a caller that has the name's ``word(_:)`` already.
+    @inline(__always)
+    func bit(of bytes: UnsafeBufferPointer<UInt8>, word: UInt64) -> UInt64 {
         let count = published.load(ordering: .acquiring)
         let length = bytes.count
-        let word = Self.word(bytes)
-        for index in 0..<count {
-            let entry = entries[index]
-            guard entry.word == word, entry.length == length else { continue }
-            if length <= 8 || memcmp(entry.bytes + 8, bytes.baseAddress! + 8, length - 8) == 0 {
-                return 1 &<< UInt64(index)
+        for index in 0..<count where words[index] == word && lengths[index] == length {
+            if length <= 8 || memcmp(self.bytes[index] + 8, bytes.baseAddress! + 8, length &- 8) == 0 {
+                return 1 &<< UInt64(truncatingIfNeeded: index)
             }
         }
         return 0
@@ -62,9 +64,19 @@ final class MethodTable: @unchecked Sendable {
     /// The first eight bytes of `bytes` as a little-endian word, zero-padded.
     @inline(__always)
     static func word(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var word: UInt64 = 0
-        let count = Swift.min(bytes.count, 8)
-        for index in 0..<count { word |= UInt64(bytes[index]) &<< UInt64(index &* 8) }
+        let count = bytes.count
+        guard count != 0, let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        if count >= 8 { return UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) }
+        if count >= 4 {
+            // Two overlapping loads inside the buffer: the first four bytes and the last four.
+            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            return low | high &<< UInt64(truncatingIfNeeded: (count &- 4) &* 8)
+        }
+        var word = UInt64(base[0])
+        if count > 1 { word |= UInt64(base[1]) &<< 8 }
+        if count > 2 { word |= UInt64(base[2]) &<< 16 }
         return word
     }
 
@@ -88,10 +100,12 @@ final class MethodTable: @unchecked Sendable {
                                       "too many distinct method names: \(method.rawValue) would be the \(count + 1)th (a router knows at most \(Self.capacity))")
                 }
                 let utf8 = Array(method.rawValue.utf8)
-                let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count)
-                bytes.initialize(from: utf8, count: utf8.count)
-                let word = utf8.withUnsafeBufferPointer { Self.word($0) }
-                (entries + count).initialize(to: Entry(word: word, length: utf8.count, bytes: bytes, method: method))
+                let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count)
+                copy.initialize(from: utf8, count: utf8.count)
+                words[count] = utf8.withUnsafeBufferPointer { Self.word($0) }
+                lengths[count] = utf8.count
+                bytes[count] = copy
+                (names + count).initialize(to: method)
                 published.store(count + 1, ordering: .releasing)
                 bit = 1 &<< UInt64(count)
             }
@@ -116,8 +130,7 @@ final class MethodTable: @unchecked Sendable {
             }
         }
         for index in 0..<count where mask & (1 &<< UInt64(index)) != 0 && standard & (1 &<< UInt64(index)) == 0 {
-            let entry = entries[index]
-            body(UnsafeBufferPointer(start: entry.bytes, count: entry.length), entry.method)
+            body(UnsafeBufferPointer(start: bytes[index], count: lengths[index]), names[index])
         }
     }
 
