@@ -5,7 +5,7 @@
 #   make bench     the load benchmark on its embedded default suite (release build)
 #   make install   libfastrouter.so (a system library: the Swift runtime inside, only fr_* exported),
 #                  include/fastrouter.h and fastrouter.pc under PREFIX
-#   make example   builds and runs the C example in examples/c
+#   make example   builds and runs the C examples in examples/c (router-cli, dispatch)
 #   make perf      instructions per lookup (callgrind) on the GitHub, static, Google+ and Parse sets
 #                  through the C API, the Swift value API and r3, on GitHub with methods (each URL
 #                  looked up with its method, against the same lookups without), and per route added
@@ -88,7 +88,10 @@ docs: snippets
 #                             (rpath in Libs unless DIR is /usr)
 #   make clib                 only builds that library, in .build-clib
 #   make test-c               installs under build/c/prefix, then runs Tests/c/run.sh against that install
-#   make example              builds examples/c/router-cli with pkg-config and routes examples/c/urls.txt
+#   make example              builds examples/c/router-cli and examples/c/dispatch with pkg-config, routes
+#                             examples/c/urls.txt, and dispatches the requests of examples/c/requests.txt
+#                             on the GitHub API's method routes (fails unless the output equals
+#                             examples/c/requests.expected)
 # The installed library is a system library: the Swift runtime is linked into it statically (its
 # modules do not import Foundation), so it needs nothing from the Swift toolchain at run time; it
 # exports only the fr_* functions (libfastrouter.map, the linker's export list); its SONAME is
@@ -156,6 +159,11 @@ example: deps
 	$(CC) -std=c99 -Wall -Wextra -O2 examples/c/router-cli.c -o examples/c/router-cli \
 	    $$(PKG_CONFIG_PATH="$(C_TEST_PREFIX)/lib/pkgconfig" pkg-config --cflags --libs fastrouter)
 	examples/c/router-cli examples/c/routes.txt < examples/c/urls.txt
+	$(CC) -std=c99 -Wall -Wextra -O2 examples/c/dispatch.c -o examples/c/dispatch \
+	    $$(PKG_CONFIG_PATH="$(C_TEST_PREFIX)/lib/pkgconfig" pkg-config --cflags --libs fastrouter)
+	@out=$$(examples/c/dispatch examples/c/github.routes < examples/c/requests.txt) && echo "$$out" && \
+	  diff -u examples/c/requests.expected - <<< "$$out" || \
+	  { echo "error: examples/c/dispatch did not print examples/c/requests.expected" >&2; exit 1; }
 # --- end C ABI section -----------------------------------------------------------------------
 
 # --- benchmark section -----------------------------------------------------------------------
@@ -385,7 +393,7 @@ test-asan: deps
 	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product $(SWIFT_TEST_PRODUCT)
 	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product fastrouter
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_DIR)
-	@$(call SANITIZED_C,asan,address,$(ASAN_DIR),test_api test_threads test_catalogue,ASAN_OPTIONS=detect_leaks=0,)
+	@$(call SANITIZED_C,asan,address,$(ASAN_DIR),test_api test_methods test_threads test_catalogue,ASAN_OPTIONS=detect_leaks=0,)
 
 test-tsan: deps
 	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_DIR) --product $(SWIFT_TEST_PRODUCT)

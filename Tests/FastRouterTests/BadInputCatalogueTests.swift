@@ -7,16 +7,31 @@ import Glibc
 
 /// One line of Tests/Fuzz/bad-input-catalogue.txt (the format is described at its top).
 struct CatalogueLine: CustomStringConvertible, Sendable {
-    enum Kind: String, Sendable { case route, pattern, url }
+    enum Kind: String, Sendable {
+        case route, pattern, url
+        /// HTTP methods: a known route for a method list, a pattern for a method list, a request.
+        case known, methods, request
+
+        /// Fields after the kind's name: EXPECT (or ID), then PRIORITY or METHODS where there is
+        /// one, then the input.
+        var fieldCount: Int { self == .pattern || self == .url ? 3 : 4 }
+        /// Whether a METHODS / METHOD field comes before the input.
+        var hasMethods: Bool { self == .known || self == .methods || self == .request }
+    }
 
     var number: Int
     var kind: Kind
     var expect: String
     var priority: Int32 = 0
     var input: [UInt8]
+    /// The method list (`known`, `methods`) or the method (`request`).
+    var methods: [UInt8] = []
 
     var description: String {
-        "line \(number): \(kind) \(expect) \(input.count > 80 ? "\(input.count) bytes" : String(decoding: input, as: UTF8.self).debugDescription)"
+        let shown = { (bytes: [UInt8]) in
+            bytes.count > 80 ? "\(bytes.count) bytes" : String(decoding: bytes, as: UTF8.self).debugDescription
+        }
+        return "line \(number): \(kind) \(expect) \(kind.hasMethods ? shown(methods) + " " : "")\(shown(input))"
     }
 }
 
@@ -47,12 +62,14 @@ enum BadInputCatalogue {
                 result.append(CatalogueLine(number: index + 1, kind: .url, expect: "unreadable line", input: []))
                 continue
             }
-            let input = fields.count > (kind == .route ? 3 : 2) ? decode(Array(fields.last!.utf8)) : nil
-            guard let input else {
+            let input = fields.count == kind.fieldCount ? decode(Array(fields.last!.utf8)) : nil
+            let methods = kind.hasMethods && fields.count == kind.fieldCount ? decode(Array(fields[2].utf8)) : []
+            guard let input, let methods else {
                 result.append(CatalogueLine(number: index + 1, kind: kind, expect: "unreadable line", input: []))
                 continue
             }
             var entry = CatalogueLine(number: index + 1, kind: kind, expect: fields[1], input: input)
+            entry.methods = methods
             if kind == .route { entry.priority = Int32(fields[2]) ?? 0 }
             result.append(entry)
         }
@@ -124,18 +141,29 @@ enum BadInputCatalogue {
     }
 }
 
-/// docs/SEMANTICS.md §2, §3.4, §3.6: every malformed or extreme pattern and URL of the catalogue gets its
-/// expected status, limits hold exactly at their boundaries, and the router keeps answering its
+/// docs/SEMANTICS.md §2, §3.4, §3.6, §3.7: every malformed or extreme pattern, URL, method list and
+/// request of the catalogue gets its expected status, limits hold exactly at their boundaries, and the router keeps answering its
 /// known table afterwards.
 @Suite struct BadInputCatalogueTests {
     typealias Line = CatalogueLine
 
-    /// Runs one `pattern` line; returns a problem, or `nil`.
+    /// Runs one `pattern` or `methods` line; returns a problem, or `nil`.
     static func runPattern(_ line: Line, on router: Router<UInt64>) -> String? {
         let id = 900_000 + UInt64(line.number)
         let before = router.count
         var failure: RouterError?
-        if let text = String(validating: line.input, as: UTF8.self) {
+        if line.kind == .methods {
+            // A method list as bytes, as the C ABI passes it.
+            do {
+                try line.input.withUnsafeBufferPointer { (pattern) throws(RouterError) in
+                    try line.methods.withUnsafeBufferPointer { (methods) throws(RouterError) in
+                        try router.core.add(pattern: pattern, methods: methods, priority: 0, id: id)
+                    }
+                }
+            } catch {
+                failure = error
+            }
+        } else if let text = String(validating: line.input, as: UTF8.self) {
             do {
                 try router.add(text, id: id, value: id)
             } catch {
@@ -206,6 +234,58 @@ enum BadInputCatalogue {
         return nil
     }
 
+    /// Runs one `request` line through Matcher (bytes, with an HTTPMethod) and, when the bytes are
+    /// strings, Router.match(_:method:).
+    static func runRequest(_ line: Line, on router: Router<UInt64>, matcher: Matcher<UInt64>) -> String? {
+        // No method: a lookup without one, as the C ABI's empty method.
+        if line.methods.isEmpty { return runURL(line, on: router, matcher: matcher) }
+        // Bytes that are no HTTP token (not even UTF-8) make no HTTPMethod: the C ABI's FR_EINVAL.
+        guard let method = String(validating: line.methods, as: UTF8.self).flatMap(HTTPMethod.init(rawValue:)) else {
+            return line.expect == "EINVAL" ? nil : "\(line): not a method, expected \(line.expect)"
+        }
+        var outcome: String
+        do {
+            let answer = try line.input.withUnsafeBufferPointer { (bytes) throws(RouterError) in
+                try matcher.match(utf8: bytes, method: method)
+            }
+            switch answer {
+            case .matched: outcome = String(matcher.routeID)
+            case .notFound: outcome = "nomatch"
+            case .methodNotAllowed: outcome = "405=" + (matcher.allowedMethods?.headerValue ?? "<none>")
+            }
+        } catch {
+            if error.code != .invalidURL { return "\(line): threw \(error)" }
+            outcome = "EURL"
+        }
+        if line.expect.hasPrefix("405=") {
+            let allow = BadInputCatalogue.decode(Array(line.expect.utf8)).map { String(decoding: $0, as: UTF8.self) }
+            if outcome != allow { return "\(line): got \(outcome)" }
+        } else {
+            if outcome != String(line.expect.prefix { $0 != ":" }) { return "\(line): got \(outcome)" }
+            if let colon = line.expect.firstIndex(of: ":") {
+                let pair = line.expect[line.expect.index(after: colon)...]
+                let name = String(pair.prefix { $0 != "=" })
+                let value = BadInputCatalogue.decode(Array(pair.drop { $0 != "=" }.dropFirst().utf8)) ?? []
+                let parameter = matcher.parameterBytes(name).map(Array.init)
+                if parameter != value { return "\(line): parameter \(name) is \(parameter.map { String(decoding: $0, as: UTF8.self) }.debugDescription)" }
+            }
+        }
+        // The String API gives the same answer whenever the bytes are a string as they are.
+        guard let text = String(validating: line.input, as: UTF8.self) else { return nil }
+        let viaString: String
+        do {
+            switch try router.match(text, method: method) {
+            case .matched(let match): viaString = String(match.routeID)
+            case .notFound: viaString = "nomatch"
+            case .methodNotAllowed(let allowed): viaString = "405=" + allowed.headerValue
+            }
+        } catch {
+            viaString = error.code == .invalidURL ? "EURL" : "\(error)"
+        }
+        if viaString != outcome { return "\(line): Router.match(_:method:) gave \(viaString), Matcher \(outcome)" }
+        return nil
+    }
+
     static func knownTableRouter() -> (Router<UInt64>, [String]) {
         let router = Router<UInt64>()
         var problems: [String] = []
@@ -220,6 +300,20 @@ enum BadInputCatalogue {
                 problems.append("\(line): known route rejected: \(error)")
             }
         }
+        // Known method routes, through the Swift API: "*" is any method.
+        for line in BadInputCatalogue.lines where line.kind == .known {
+            let list = String(decoding: line.methods, as: UTF8.self)
+            let methods = list == "*" ? [] : list.split(separator: ",").compactMap { HTTPMethod(rawValue: String($0)) }
+            guard let id = UInt64(line.expect), let pattern = String(validating: line.input, as: UTF8.self) else {
+                problems.append("\(line): unreadable known route")
+                continue
+            }
+            do {
+                try router.add(pattern, methods: methods, id: id, value: id)
+            } catch {
+                problems.append("\(line): known route rejected: \(error)")
+            }
+        }
         return (router, problems)
     }
 
@@ -227,7 +321,7 @@ enum BadInputCatalogue {
         let lines = BadInputCatalogue.lines
         #expect(!lines.isEmpty, "cannot read \(BadInputCatalogue.path)")
         #expect(lines.filter { $0.expect == "unreadable line" }.isEmpty)
-        #expect(lines.filter { $0.kind != .route }.count >= 150)
+        #expect(lines.filter { $0.kind != .route && $0.kind != .known }.count >= 150)
         #expect(lines.contains { $0.kind == .url && $0.input.count == 65536 && $0.expect != "EURL" })
         #expect(lines.contains { $0.kind == .url && $0.input.count == 65537 && $0.expect == "EURL" })
     }
@@ -245,23 +339,26 @@ enum BadInputCatalogue {
         let (router, setup) = Self.knownTableRouter()
         for problem in setup { Issue.record(Comment(rawValue: problem)) }
         let knownCount = router.count
-        #expect(knownCount == BadInputCatalogue.lines.filter { $0.kind == .route }.count)
+        #expect(knownCount == BadInputCatalogue.lines.filter { $0.kind == .route || $0.kind == .known }.count)
         let matcher = Matcher(router: router)
         var checked = 0
         for line in BadInputCatalogue.lines {
             let problem: String?
             switch line.kind {
-            case .route: continue
-            case .pattern: problem = Self.runPattern(line, on: router)
+            case .route, .known: continue
+            case .pattern, .methods: problem = Self.runPattern(line, on: router)
             case .url: problem = Self.runURL(line, on: router, matcher: matcher)
+            case .request: problem = Self.runRequest(line, on: router, matcher: matcher)
             }
             checked += 1
             if let problem { Issue.record(Comment(rawValue: problem)) }
         }
         #expect(checked >= 150)
         #expect(router.count == knownCount, "the catalogue left \(router.count - knownCount) routes behind")
-        for line in BadInputCatalogue.lines where line.kind == .url {
-            if let problem = Self.runURL(line, on: router, matcher: matcher) {
+        for line in BadInputCatalogue.lines where line.kind == .url || line.kind == .request {
+            let problem = line.kind == .url ? Self.runURL(line, on: router, matcher: matcher)
+                : Self.runRequest(line, on: router, matcher: matcher)
+            if let problem {
                 Issue.record(Comment(rawValue: "after the catalogue, \(problem)"))
             }
         }

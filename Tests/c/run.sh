@@ -40,7 +40,7 @@ for source in Tests/c/test_*.c; do
     failures+=("$name (build)")
   fi
 done
-for name in test_api test_alloc test_threads; do
+for name in test_api test_methods test_alloc test_threads; do
   [ -x "$work/$name" ] && run "$name" "${clean_env[@]}" "$work/$name"
 done
 if [ -x "$work/test_leaks" ]; then
@@ -111,24 +111,69 @@ else
   failures+=("router-cli (build)")
 fi
 
-# The Python example through ctypes, compared line by line with the CLI.
+# The method-aware dispatcher: the sample requests print examples/c/requests.expected exactly.
+dispatch="$work/dispatch"
+# shellcheck disable=SC2046
+if $CC -std=c99 -Wall -Wextra -Werror examples/c/dispatch.c -o "$dispatch" $(pkg-config --cflags --libs fastrouter); then
+  check_dispatch() {
+    local out status=0
+    out=$("${clean_env[@]}" "$dispatch" examples/c/github.routes < examples/c/requests.txt) || return 1
+    diff -u examples/c/requests.expected - <<< "$out" || status=1
+    # -H: HEAD takes only routes registered for HEAD.
+    out=$(printf 'HEAD /events\nGET /events\n' | "${clean_env[@]}" "$dispatch" -H examples/c/github.routes) || return 1
+    [ "$out" = $'HEAD /events -> 405 Allow: GET\nGET /events -> route 10: GET /events' ] ||
+      { echo "-H printed: $out" >&2; status=1; }
+    # A bad routes file names file, line and column: a bad method list, a bad pattern, an overlap.
+    printf 'GET /ok\nGE;T /a\nPOST /a//b\nGET,POST /ok\n' > "$work/bad-method-routes.txt"
+    local err
+    err=$("${clean_env[@]}" "$dispatch" "$work/bad-method-routes.txt" < /dev/null 2>&1) &&
+      { echo "bad method routes accepted" >&2; status=1; }
+    grep -q "bad-method-routes.txt:2:1: error: invalid argument: .*GE;T" <<< "$err" &&
+      grep -q "bad-method-routes.txt:3:8: error: invalid pattern" <<< "$err" &&
+      grep -q "bad-method-routes.txt:4:10: error: duplicate route" <<< "$err" ||
+      { echo "bad method routes: $err" >&2; status=1; }
+    [ $status -eq 0 ] && echo "dispatch example: all lines as expected"
+    return $status
+  }
+  run "dispatch example" check_dispatch
+else
+  failures+=("dispatch (build)")
+  dispatch=""
+fi
+
+# The Python example through ctypes, compared line by line with the CLI and the dispatcher.
 if command -v python3 >/dev/null 2>&1; then
-  run "python example" python3 examples/python/test_route.py "$cli"
+  run "python example" python3 examples/python/test_route.py "$cli" ${dispatch:+"$dispatch"}
 else
   echo "python3 not found: skipping the Python example" >&2
 fi
 
-# The complete program of docs/C.md (its first C block), built as C99 and run: the guide's
-# example must compile as written and print what its comments say.
-check_guide() {
-  awk '/^```c$/ { inside = 1; next } inside && /^```/ { exit } inside' docs/C.md > "$work/guide.c"
+# The complete programs of docs/C.md (its first two C blocks: the tour and HTTP methods), built as
+# C99 and run: the guide's examples must compile as written and print what their comments say.
+guide_program() { # N: writes the guide's N-th C block to $work/guide-N.c and builds it
+  awk -v n="$1" '/^```c$/ { if (++seen == n) { inside = 1; next } } inside && /^```/ { exit } inside' docs/C.md \
+    > "$work/guide-$1.c"
   # shellcheck disable=SC2086
-  $CC -std=c99 -Wall -Wextra -Werror "$work/guide.c" -o "$work/guide" $cflags $libs || return 1
+  $CC -std=c99 -Wall -Wextra -Werror "$work/guide-$1.c" -o "$work/guide-$1" $cflags $libs
+}
+check_guide() {
+  guide_program 1 || return 1
   local out expected
-  out=$("${clean_env[@]}" "$work/guide" 2> "$work/guide.err") || return 1
+  out=$("${clean_env[@]}" "$work/guide-1" 2> "$work/guide.err") || return 1
   expected=$'route 1\n  id=42\n  tab=posts\n  #top\n  next: route 3\nmyapp://settings/privacy'
   [ "$out" = "$expected" ] || { printf 'docs/C.md example printed:\n%s\n' "$out" >&2; return 1; }
   grep -q "unbalanced '{'.* at offset 7" "$work/guide.err" || { cat "$work/guide.err" >&2; return 1; }
+  guide_program 2 || return 1
+  out=$("${clean_env[@]}" "$work/guide-2") || return 1
+  expected='GET,POST /users/:id: duplicate route
+GET /users/42: route 1
+DELETE /users/42: route 2
+HEAD /users/42: route 1
+POST /users/42: 405, Allow: GET, HEAD, PUT, DELETE
+PURGE /health: route 3
+GET /nothing: 404
+G T /users/42: 400, invalid argument'
+  [ "$out" = "$expected" ] || { printf 'docs/C.md HTTP methods example printed:\n%s\n' "$out" >&2; return 1; }
 }
 run "docs/C.md example" check_guide
 

@@ -1,13 +1,14 @@
 /*
 ** test_catalogue.c — the bad-input catalogue (Tests/Fuzz/bad-input-catalogue.txt, shared with
 ** Tests/FastRouterTests/BadInputCatalogueTests.swift) through the C ABI: every malformed or
-** extreme pattern and URL gets its status and, for patterns, its fr_error offset and message;
-** the router still answers its known table afterwards; 65,536 routes under one long prefix.
+** extreme pattern, URL, method list and request gets its status and, for patterns and method
+** lists, its fr_error offset and message; a 405 its Allow value; the router still answers its
+** known table afterwards; 65,536 routes under one long prefix.
 **
 **     test_catalogue [CATALOGUE]     (default: Tests/Fuzz/bad-input-catalogue.txt)
 **
-** Every pattern and URL is passed in a heap block of exactly its length, without a NUL after it,
-** so a sanitizer build reports any read past (pointer, length).
+** Every pattern, URL, method list and method is passed in a heap block of exactly its length,
+** without a NUL after it, so a sanitizer build reports any read past (pointer, length).
 */
 #include <stdlib.h>
 
@@ -15,12 +16,23 @@
 
 typedef struct {
     int number;          /* line number in the file */
-    char kind;           /* 'r' route, 'p' pattern, 'u' url */
-    char expect[64];
+    char kind;           /* 'r' route, 'p' pattern, 'u' url, 'k' known, 'm' methods, 'q' request */
+    char expect[128];
     int32_t priority;
-    unsigned char *input; /* exactly len bytes */
+    unsigned char *input; /* exactly len bytes: the pattern or URL */
     size_t len;
+    unsigned char *extra; /* exactly extra_len bytes: the method list or method ('k', 'm', 'q') */
+    size_t extra_len;
 } line_t;
+
+/* The kinds of line: keyword, letter, whether a method field comes before the input. */
+static const struct {
+    const char *word;
+    char kind;
+    int methods;
+} kinds[] = {
+    {"route", 'r', 0}, {"pattern", 'p', 0}, {"url", 'u', 0}, {"known", 'k', 1}, {"methods", 'm', 1}, {"request", 'q', 1},
+};
 
 typedef struct {
     unsigned char *bytes;
@@ -97,6 +109,14 @@ static int field(const char *line, size_t end, size_t *i, size_t *start, size_t 
     return 0;
 }
 
+/* An exact-size heap block holding the bytes (one byte allocated for none). */
+static unsigned char *exact_copy(const buffer_t *b) {
+    unsigned char *block = malloc(b->len > 0 ? b->len : 1);
+    if (block == NULL) abort();
+    if (b->len > 0) memcpy(block, b->bytes, b->len);
+    return block;
+}
+
 static line_t *read_catalogue(const char *path, size_t *count) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) return NULL;
@@ -119,34 +139,39 @@ static line_t *read_catalogue(const char *path, size_t *count) {
             entry.number = number;
             size_t i = pos, s, e;
             int ok = field(line, end, &i, &s, &e) == 0;
-            entry.kind = ok ? line[s] : '?';
-            if (ok && (e - s == 5 && memcmp(line + s, "route", 5) == 0)) {
-                ok = field(line, end, &i, &s, &e) == 0 && e - s < sizeof entry.expect;
-                if (ok) memcpy(entry.expect, line + s, e - s);
-                ok = ok && field(line, end, &i, &s, &e) == 0;
+            int methods = 0;
+            entry.kind = '?';
+            for (size_t k = 0; ok && k < sizeof kinds / sizeof kinds[0]; k++) {
+                if (e - s == strlen(kinds[k].word) && memcmp(line + s, kinds[k].word, e - s) == 0) {
+                    entry.kind = kinds[k].kind;
+                    methods = kinds[k].methods;
+                }
+            }
+            ok = ok && entry.kind != '?' && field(line, end, &i, &s, &e) == 0 && e - s < sizeof entry.expect;
+            if (ok) memcpy(entry.expect, line + s, e - s);
+            if (ok && entry.kind == 'r') {
+                ok = field(line, end, &i, &s, &e) == 0;
                 if (ok) entry.priority = (int32_t)strtol(line + s, NULL, 10);
-            } else if (ok && ((e - s == 7 && memcmp(line + s, "pattern", 7) == 0) ||
-                              (e - s == 3 && memcmp(line + s, "url", 3) == 0))) {
-                ok = field(line, end, &i, &s, &e) == 0 && e - s < sizeof entry.expect;
-                if (ok) memcpy(entry.expect, line + s, e - s);
-            } else {
-                ok = 0;
+            }
+            buffer_t extra = {0}, input = {0};
+            if (ok && methods) {
+                size_t j;
+                ok = field(line, end, &i, &s, &e) == 0 && (j = s, decode(line, e, &j, 0, &extra) == 0);
             }
             ok = ok && field(line, end, &i, &s, &e) == 0;
-            buffer_t input = {0};
             size_t j = s;
             if (ok && decode(line, e, &j, 0, &input) != 0) ok = 0;
             if (!ok) {
                 fprintf(stderr, "%s:%d: unreadable line\n", path, number);
                 atomic_fetch_add(&check_failed, 1);
-                free(input.bytes);
             } else {
-                /* An exact-size block: no terminator after the input. */
-                entry.input = malloc(input.len > 0 ? input.len : 1);
-                if (entry.input == NULL) abort();
-                if (input.len > 0) memcpy(entry.input, input.bytes, input.len);
+                /* Exact-size blocks: no terminator after the input. */
+                entry.input = exact_copy(&input);
                 entry.len = input.len;
-                free(input.bytes);
+                if (methods) {
+                    entry.extra = exact_copy(&extra);
+                    entry.extra_len = extra.len;
+                }
                 if (n == cap) {
                     cap = cap * 2 + 64;
                     lines = realloc(lines, cap * sizeof *lines);
@@ -154,6 +179,8 @@ static line_t *read_catalogue(const char *path, size_t *count) {
                 }
                 lines[n++] = entry;
             }
+            free(input.bytes);
+            free(extra.bytes);
         }
         pos = end + 1;
     }
@@ -164,8 +191,13 @@ static line_t *read_catalogue(const char *path, size_t *count) {
 
 /* One catalogue line's location and text, for failure messages. */
 static void describe(const line_t *l, const char *problem) {
-    fprintf(stderr, "line %d (%c %s, %zu-byte input \"%.*s\"): %s\n", l->number, l->kind, l->expect, l->len,
-            l->len > 60 ? 60 : (int)l->len, (const char *)l->input, problem);
+    if (l->extra != NULL)
+        fprintf(stderr, "line %d (%c %s, %zu-byte methods \"%.*s\", %zu-byte input \"%.*s\"): %s\n", l->number, l->kind,
+                l->expect, l->extra_len, l->extra_len > 40 ? 40 : (int)l->extra_len, (const char *)l->extra, l->len,
+                l->len > 60 ? 60 : (int)l->len, (const char *)l->input, problem);
+    else
+        fprintf(stderr, "line %d (%c %s, %zu-byte input \"%.*s\"): %s\n", l->number, l->kind, l->expect, l->len,
+                l->len > 60 ? 60 : (int)l->len, (const char *)l->input, problem);
 }
 
 static void verdict(const line_t *l, int ok, const char *problem) {
@@ -177,13 +209,16 @@ static void verdict(const line_t *l, int ok, const char *problem) {
     }
 }
 
+/* A `pattern` line through fr_router_add, a `methods` line through fr_router_add_methods. */
 static void run_pattern(fr_router *r, const line_t *l) {
     char problem[512];
     size_t before = fr_router_count(r);
     uint64_t id = 900000u + (uint64_t)l->number;
     fr_error err;
     memset(&err, 0x5A, sizeof err);
-    int status = fr_router_add(r, (const char *)l->input, l->len, 0, id, &err);
+    int status = l->kind == 'm' ? fr_router_add_methods(r, (const char *)l->extra, l->extra_len, (const char *)l->input,
+                                                        l->len, 0, id, &err)
+                                : fr_router_add(r, (const char *)l->input, l->len, 0, id, &err);
     int terminated = memchr(err.message, 0, sizeof err.message) != NULL;
     verdict(l, err.code == status && terminated, "fr_error not written with the status and a NUL");
     if (strcmp(l->expect, "ok") == 0) {
@@ -221,28 +256,55 @@ static void run_pattern(fr_router *r, const line_t *l) {
     }
 }
 
+/* A `url` line through fr_router_match, a `request` line through fr_router_match_method. */
 static void run_url(const fr_router *r, fr_match *m, const line_t *l, const char *when) {
     char problem[512];
-    int status = fr_router_match(r, (const char *)l->input, l->len, m);
-    char outcome[32];
+    int status = l->kind == 'q' ? fr_router_match_method(r, (const char *)l->extra, l->extra_len, (const char *)l->input,
+                                                         l->len, m)
+                                : fr_router_match(r, (const char *)l->input, l->len, m);
+    char outcome[256];
     if (status == FR_OK) {
         snprintf(outcome, sizeof outcome, "%" PRIu64, fr_match_route_id(m));
     } else if (status == FR_NOMATCH) {
         snprintf(outcome, sizeof outcome, "nomatch");
     } else if (status == FR_EURL) {
         snprintf(outcome, sizeof outcome, "EURL");
+    } else if (status == FR_EINVAL) {
+        snprintf(outcome, sizeof outcome, "EINVAL");
+    } else if (status == FR_NOMETHOD) {
+        /* 405=ALLOW: the expectation holds escapes (\s for the spaces). */
+        char allow[200];
+        size_t needed = 0;
+        int got = fr_match_allow(m, allow, sizeof allow, &needed);
+        snprintf(outcome, sizeof outcome, "405=%s", got == FR_OK ? allow : "<fr_match_allow failed>");
     } else {
         snprintf(outcome, sizeof outcome, "status %d", status);
     }
-    const char *colon = strchr(l->expect, ':');
-    size_t expected_len = colon ? (size_t)(colon - l->expect) : strlen(l->expect);
-    snprintf(problem, sizeof problem, "%sgot %s", when, outcome);
-    verdict(l, strlen(outcome) == expected_len && memcmp(outcome, l->expect, expected_len) == 0, problem);
+    if (strncmp(l->expect, "405=", 4) == 0) {
+        buffer_t expected = {0};
+        size_t i = 0;
+        int readable = decode(l->expect, strlen(l->expect), &i, 0, &expected) == 0;
+        snprintf(problem, sizeof problem, "%sgot %s", when, outcome);
+        verdict(l, readable && expected.len == strlen(outcome) && memcmp(expected.bytes, outcome, expected.len) == 0,
+                problem);
+        free(expected.bytes);
+    } else {
+        const char *colon = strchr(l->expect, ':');
+        size_t expected_len = colon ? (size_t)(colon - l->expect) : strlen(l->expect);
+        snprintf(problem, sizeof problem, "%sgot %s", when, outcome);
+        verdict(l, strlen(outcome) == expected_len && memcmp(outcome, l->expect, expected_len) == 0, problem);
+    }
     if (status != FR_OK) {
         fr_str fragment = fr_match_fragment(m);
         verdict(l, fr_match_route_id(m) == FR_NO_ROUTE && fr_match_param_count(m) == 0 && fragment.ptr == NULL,
                 "a result is left after a failed lookup");
     }
+    if (status != FR_NOMETHOD) {
+        size_t needed = 1;
+        verdict(l, fr_match_allow(m, NULL, 0, &needed) == FR_ENOTFOUND && needed == 0,
+                "an Allow value after a lookup that was not FR_NOMETHOD");
+    }
+    const char *colon = strchr(l->expect, ':');
     if (colon != NULL && status == FR_OK) {
         const char *equals = strchr(colon, '=');
         buffer_t value = {0};
@@ -314,28 +376,35 @@ int main(int argc, char **argv) {
     fr_match *m = fr_match_new();
     size_t known = 0, cases = 0;
     for (size_t i = 0; i < count; i++) {
-        if (lines[i].kind != 'r') continue;
+        if (lines[i].kind != 'r' && lines[i].kind != 'k') continue;
         uint64_t id = strtoull(lines[i].expect, NULL, 10);
         fr_error err;
-        int status = fr_router_add(r, (const char *)lines[i].input, lines[i].len, lines[i].priority, id, &err);
+        int status = lines[i].kind == 'k'
+                         ? fr_router_add_methods(r, (const char *)lines[i].extra, lines[i].extra_len,
+                                                 (const char *)lines[i].input, lines[i].len, 0, id, &err)
+                         : fr_router_add(r, (const char *)lines[i].input, lines[i].len, lines[i].priority, id, &err);
         verdict(&lines[i], status == FR_OK, err.message);
         known++;
     }
     CHECK_INT(fr_router_count(r), known);
     for (size_t i = 0; i < count; i++) {
-        if (lines[i].kind == 'p') run_pattern(r, &lines[i]);
-        if (lines[i].kind == 'u') run_url(r, m, &lines[i], "");
-        if (lines[i].kind != 'r') cases++;
+        char kind = lines[i].kind;
+        if (kind == 'p' || kind == 'm') run_pattern(r, &lines[i]);
+        if (kind == 'u' || kind == 'q') run_url(r, m, &lines[i], "");
+        if (kind != 'r' && kind != 'k') cases++;
     }
     CHECK(cases >= 150);
     CHECK_INT(fr_router_count(r), known);
     /* The known table still answers as before. */
     for (size_t i = 0; i < count; i++) {
-        if (lines[i].kind == 'u') run_url(r, m, &lines[i], "after the catalogue: ");
+        if (lines[i].kind == 'u' || lines[i].kind == 'q') run_url(r, m, &lines[i], "after the catalogue: ");
     }
     fr_match_free(m);
     fr_router_free(r);
-    for (size_t i = 0; i < count; i++) free(lines[i].input);
+    for (size_t i = 0; i < count; i++) {
+        free(lines[i].input);
+        free(lines[i].extra);
+    }
     free(lines);
 
     many_routes_sharing_one_prefix();
