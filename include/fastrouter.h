@@ -196,13 +196,15 @@ int fr_router_add(fr_router *router, const char *pattern, size_t pattern_len, in
 **
 ** methods:  methods_len bytes: a comma-separated list of method tokens (RFC 9110 tokens, compared
 **           case-sensitively: "GET,POST", "PURGE", "PROPFIND"; spaces around a comma are
-**           ignored), or "" or "*" for any method (what fr_router_add registers). NULL with
-**           length 0 is "". A router knows at most 64 distinct method names.
+**           ignored), or "" or "*" for any method (what fr_router_add registers; blanks alone
+**           count as ""). NULL with length 0 is "". At most 16 KiB. A router knows at most 64
+**           distinct method names, and a name keeps its place once an add has brought it.
 ** The other arguments are fr_router_add's. Two routes whose patterns are duplicates are
 ** duplicates only when their method sets overlap: "GET /a" and "POST /a" are two routes,
 ** "GET,POST /a" and "POST /a" give FR_EDUPLICATE; a route for any method overlaps every set.
 ** Returns fr_router_add's statuses; FR_EINVAL also for an empty or invalid token (err->message
-** names it), "*" among other methods, or a 65th distinct method name.
+** names it and err->offset is its byte offset in methods), "*" among other methods, a list over
+** 16 KiB, or a 65th distinct method name.
 ** Thread-safe like fr_router_add.
 */
 int fr_router_add_methods(fr_router *router, const char *methods, size_t methods_len,
@@ -326,7 +328,8 @@ int fr_router_match(const fr_router *router, const char *url, size_t url_len, fr
 **
 ** method: method_len bytes, one RFC 9110 token compared case-sensitively ("GET", "PURGE"); an
 **         empty method (NULL with length 0 too) is a lookup without a method, exactly
-**         fr_router_match; a byte that is not a token character gives FR_EINVAL.
+**         fr_router_match; a byte that is not a token character, or more than 64 KiB, gives
+**         FR_EINVAL.
 ** The other arguments are fr_router_match's. Candidates are the routes that match the URL and
 ** accept the method, in the usual precedence order (a method set does not make a route more
 ** specific); a route registered without methods accepts every method. When no route for the

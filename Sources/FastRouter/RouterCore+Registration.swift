@@ -61,8 +61,9 @@ extension RouterCore {
                     state.spareBatch = batch
                 }
             }
-            let duplicate = RouterError(.duplicateRoute, offset: 0,
-                                        "a route with the same table, host, priority and segments is already registered")
+            let duplicate = RouterError(.duplicateRoute, offset: 0, registrations.allSatisfy(\.methods.isEmpty)
+                ? "a route with the same table, host, priority and segments is already registered"
+                : "a route with the same table, host, priority and segments and a method in common is already registered")
             var editor = TreeEditor(tables.published)
             var maxCaptures = state.maxCaptures
             var methodSets: [UInt16] = []

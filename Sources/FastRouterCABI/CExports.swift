@@ -277,15 +277,20 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
                                  _ url: UnsafePointer<CChar>?, _ length: UInt, _ match: OpaquePointer?) -> Int32 {
     guard let match else { return FRStatus.invalidArgument }
     return matchScratch(match)._withUnsafeGuaranteedRef { scratch in
-        // A method over 64 KiB is no token a router knows; clamped, it is compared and rejected.
-        guard let router, let url = bytes(url, length, limit: MatchScratch.maxURLLength + 1),
-              let method = bytes(method, methodLength, limit: MatchScratch.maxURLLength) else {
+        // A method over 64 KiB is refused like a NULL one: it cannot be a method anyone serves,
+        // and checking it whole would make a lookup's cost the caller's choice.
+        guard let router, methodLength <= UInt(maxMethodLength),
+              let url = bytes(url, length, limit: MatchScratch.maxURLLength + 1),
+              let method = bytes(method, methodLength) else {
             scratch.clearResult()
             return FRStatus.invalidArgument
         }
         return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, method: method, into: scratch) })
     }
 }
+
+/// The longest method `fr_router_match_method` takes (64 KiB).
+private let maxMethodLength = HTTPMethod.maxLength
 
 /// `fr_match_allow`: the `Allow` value after `FR_NOMETHOD`, into a caller's buffer.
 @_cdecl("fr_match_allow")

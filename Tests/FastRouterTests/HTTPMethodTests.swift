@@ -20,6 +20,8 @@ import Testing
         #expect(HTTPMethod(rawValue: "GET") == .get)
         #expect(HTTPMethod(rawValue: "PROPFIND")?.rawValue == "PROPFIND")
         #expect(HTTPMethod(rawValue: "M-SEARCH") != nil)
+        #expect(HTTPMethod(rawValue: String(repeating: "A", count: HTTPMethod.maxLength)) != nil)
+        #expect(HTTPMethod(rawValue: String(repeating: "A", count: HTTPMethod.maxLength + 1)) == nil)
         for bad in ["", "GE T", "GET\r\n", "GÉT", "(GET)", "GET,POST", "a/b", "\u{0}"] {
             #expect(HTTPMethod(rawValue: bad) == nil, "\(bad.debugDescription) is no token")
         }

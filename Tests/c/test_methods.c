@@ -323,16 +323,19 @@ static void test_method_lists(void) {
     CHECK_INT(fr_router_match_method(r, long_name, long_len, "/long", 5, m), FR_EINVAL);
     free(long_name);
 
-    /* Huge method strings: a 100,000-byte method list is refused with a message; a 100,000-byte
-       method in a lookup is a method no route accepts; a bad byte at the end of a 64 KiB one is
-       still found. */
+    /* Huge method strings: a 100,000-byte method list is refused with a message; a method over
+       64 KiB in a lookup is refused (FR_EINVAL), a 64 KiB token is a method no route accepts,
+       and a bad byte at the end of a 64 KiB one is still found. */
     size_t huge_len = 100000;
     char *huge = malloc(huge_len);
     memset(huge, 'A', huge_len);
     check_add_error(r, huge, huge_len, "/huge", FR_EINVAL, "method list", __LINE__);
-    CHECK_INT(fr_router_match_method(r, huge, huge_len, "/long", 5, m), FR_NOMETHOD);
+    CHECK_INT(fr_router_match_method(r, huge, huge_len, "/long", 5, m), FR_EINVAL);
+    CHECK_INT(fr_match_route_id(m), FR_NO_ROUTE);
+    CHECK_INT(fr_router_match_method(r, huge, 65537, "/long", 5, m), FR_EINVAL);
+    CHECK_INT(fr_router_match_method(r, huge, 65536, "/long", 5, m), FR_NOMETHOD);
     CHECK_TEXT(allow(m), "<status -7>"); /* 10,000 bytes do not fit in allow()'s buffer */
-    CHECK_INT(fr_router_match_method(r, huge, huge_len, "/nothing", 8, m), FR_NOMATCH);
+    CHECK_INT(fr_router_match_method(r, huge, 65536, "/nothing", 8, m), FR_NOMATCH);
     huge[65535] = '\x7F';
     CHECK_INT(fr_router_match_method(r, huge, 65536, "/long", 5, m), FR_EINVAL);
     free(huge);

@@ -11,11 +11,15 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public let rawValue: String
 
     /// The method named `rawValue`, or `nil` when it is not an RFC 9110 token (empty, or a byte
-    /// other than letters, digits and the symbols RFC 9110 allows in a token).
+    /// other than letters, digits and the symbols RFC 9110 allows in a token) or is longer than
+    /// ``maxLength`` bytes.
     public init?(rawValue: String) {
-        guard withUTF8(rawValue, { HTTPMethod.isToken($0) }) else { return nil }
+        guard withUTF8(rawValue, { $0.count <= HTTPMethod.maxLength && HTTPMethod.isToken($0) }) else { return nil }
         self.rawValue = rawValue
     }
+
+    /// The longest method name, in bytes: 64 KiB, as the longest URL (the C ABI refuses longer ones).
+    public static let maxLength = 65536
 
     /// A method whose name the caller has checked.
     init(unchecked rawValue: String) { self.rawValue = rawValue }
