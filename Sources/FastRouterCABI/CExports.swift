@@ -105,28 +105,7 @@ package func frRouterFree(_ router: OpaquePointer?) {
 @_cdecl("fr_router_add")
 package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ length: UInt,
                          _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
-    guard let router else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
-        return FRStatus.invalidArgument
-    }
-    guard let pattern = bytes(pattern, length, limit: patternLengthLimit) else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "pattern is NULL but its length is not 0",
-                       to: err)
-        return FRStatus.invalidArgument
-    }
-    guard routeID != frNoRoute else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0,
-                       message: "route id UINT64_MAX is reserved (FR_NO_ROUTE)", to: err)
-        return FRStatus.invalidArgument
-    }
-    do {
-        try routerCore(router).takeUnretainedValue().add(pattern: pattern, priority: priority, id: routeID, payload: nil)
-    } catch {
-        fr_error.store(code: FRStatus.of(error.code), offset: error.offset, message: error.message, to: err)
-        return FRStatus.of(error.code)
-    }
-    fr_error.storeSuccess(to: err)
-    return FRStatus.ok
+    addRoute(router, methods: nil, 0, pattern, length, priority, routeID, err)
 }
 
 /// `fr_router_add_methods`: registers a route for a comma-separated list of methods; writes
@@ -135,31 +114,29 @@ package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CCha
 package func frRouterAddMethods(_ router: OpaquePointer?, _ methods: UnsafePointer<CChar>?, _ methodsLength: UInt,
                                 _ pattern: UnsafePointer<CChar>?, _ length: UInt, _ priority: Int32, _ routeID: UInt64,
                                 _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
-    guard let router else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "router is NULL", to: err)
+    addRoute(router, methods: methods, methodsLength, pattern, length, priority, routeID, err)
+}
+
+/// Both adds: checks the arguments in order (router, methods, pattern, id), registers the route
+/// for `methods` (a list as `fr_router_add_methods` takes it; NULL with 0 for any method) and
+/// writes `err` whenever it is given.
+private func addRoute(_ router: OpaquePointer?, methods: UnsafePointer<CChar>?, _ methodsLength: UInt,
+                      _ pattern: UnsafePointer<CChar>?, _ length: UInt, _ priority: Int32, _ routeID: UInt64,
+                      _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
+    func fail(_ message: String) -> Int32 {
+        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: message, to: err)
         return FRStatus.invalidArgument
     }
-    // A list longer than 64 names of 255 bytes cannot be valid: clamp what is read.
-    guard let methods = bytes(methods, methodsLength, limit: methodListLimit) else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "methods is NULL but its length is not 0",
-                       to: err)
-        return FRStatus.invalidArgument
+    guard let router else { return fail("router is NULL") }
+    // Clamped one byte past the limit, so that an over-long list is told apart without reading it all.
+    guard let methods = bytes(methods, methodsLength, limit: methodListLimit + 1) else {
+        return fail("methods is NULL but its length is not 0")
     }
-    guard methods.count < methodListLimit else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "the method list is longer than 16 KiB",
-                       to: err)
-        return FRStatus.invalidArgument
-    }
+    guard methods.count <= methodListLimit else { return fail("the method list is longer than 16 KiB") }
     guard let pattern = bytes(pattern, length, limit: patternLengthLimit) else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0, message: "pattern is NULL but its length is not 0",
-                       to: err)
-        return FRStatus.invalidArgument
+        return fail("pattern is NULL but its length is not 0")
     }
-    guard routeID != frNoRoute else {
-        fr_error.store(code: FRStatus.invalidArgument, offset: 0,
-                       message: "route id UINT64_MAX is reserved (FR_NO_ROUTE)", to: err)
-        return FRStatus.invalidArgument
-    }
+    guard routeID != frNoRoute else { return fail("route id UINT64_MAX is reserved (FR_NO_ROUTE)") }
     do {
         try routerCore(router).takeUnretainedValue().add(pattern: pattern, methods: methods, priority: priority,
                                                          id: routeID)

@@ -603,7 +603,7 @@ private struct Session {
         let meaning = meaning(ofMethodList: methods)
         if router == nil || id == FR_NO_ROUTE {
             require(status == FR_EINVAL, "fr_router_add_methods(\(text)) on NULL or reserved id gave \(status)")
-        } else if methods.count >= methodListLimit {
+        } else if methods.count > methodListLimit {
             require(status == FR_EINVAL, "fr_router_add_methods(\(text)), a \(methods.count)-byte list, gave \(status)")
         } else {
             switch meaning {

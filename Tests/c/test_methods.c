@@ -339,6 +339,14 @@ static void test_method_lists(void) {
     huge[65535] = '\x7F';
     CHECK_INT(fr_router_match_method(r, huge, 65536, "/long", 5, m), FR_EINVAL);
     free(huge);
+    /* The list limit is 16 KiB exactly: a list of 16,384 bytes is read, one more byte is not. */
+    size_t edge_len = 16385;
+    char *edge = malloc(edge_len);
+    memset(edge, ' ', edge_len);
+    memcpy(edge, "GET", 3);
+    CHECK_INT(fr_router_add_methods(r, edge, 16384, "/edge", 5, 0, 14, NULL), FR_OK);
+    check_add_error(r, edge, edge_len, "/edge2", FR_EINVAL, "16 KiB", __LINE__);
+    free(edge);
     /* A list of 1,000 tokens naming one method. */
     size_t list_len = 1000 * 4 - 1;
     char *list = malloc(list_len);
