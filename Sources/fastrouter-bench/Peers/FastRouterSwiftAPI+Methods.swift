@@ -59,12 +59,7 @@ final class FastRouterSwiftMethodAPI: Contender, @unchecked Sendable {
                 case .methodNotAllowed(let allowed):
                     return Answer(route: nil, parameters: [], failure: "405, Allow: \(allowed.headerValue)")
                 case .matched(let match):
-                    let parameters = match.parameters.map { Parameter(name: $0.name, value: $0.value) }
-                    guard match.value == Int(match.routeID) else {
-                        return Answer(route: Int(match.routeID), parameters: parameters,
-                                      failure: "match.value \(match.value) differs from match.routeID \(match.routeID)")
-                    }
-                    return Answer(route: match.value, parameters: parameters, failure: nil)
+                    return Answer(match)
                 }
             } catch {
                 return Answer(route: nil, parameters: [], failure: "\(error)")

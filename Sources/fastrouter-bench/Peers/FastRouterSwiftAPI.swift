@@ -52,12 +52,7 @@ final class FastRouterSwiftAPI: Contender, @unchecked Sendable {
         mutating func answer(_ index: Int) -> Answer {
             do throws(RouterError) {
                 guard let match = try router.match(urls[index]) else { return Answer(route: nil, parameters: [], failure: nil) }
-                let parameters = match.parameters.map { Parameter(name: $0.name, value: $0.value) }
-                guard match.value == Int(match.routeID) else {
-                    return Answer(route: Int(match.routeID), parameters: parameters,
-                                  failure: "match.value \(match.value) differs from match.routeID \(match.routeID)")
-                }
-                return Answer(route: match.value, parameters: parameters, failure: nil)
+                return Answer(match)
             } catch {
                 return Answer(route: nil, parameters: [], failure: "\(error)")
             }
@@ -124,4 +119,18 @@ final class FastRouterMatcherAPI: Contender, @unchecked Sendable {
 /// instead of the router.
 func privateCopies(of urls: [String]) -> [String] {
     urls.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+}
+
+extension Answer {
+    /// What a `Match` of the Swift API answers: its route and every pair, or a failure when its
+    /// value (the route's index) and its route id disagree.
+    init(_ match: Match<Int>) {
+        let parameters = match.parameters.map { Parameter(name: $0.name, value: $0.value) }
+        guard match.value == Int(match.routeID) else {
+            self.init(route: Int(match.routeID), parameters: parameters,
+                      failure: "match.value \(match.value) differs from match.routeID \(match.routeID)")
+            return
+        }
+        self.init(route: match.value, parameters: parameters, failure: nil)
+    }
 }
