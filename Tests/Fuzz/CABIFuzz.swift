@@ -676,7 +676,7 @@ private struct Session {
         countsAtLookup = counts
         let text = "\(show(method)) \(show(url))"
         // A method over 64 KiB is refused whatever its bytes (include/fastrouter.h).
-        let validMethod = method.isEmpty || (method.count <= 65_536 && isToken(method))
+        let validMethod = method.isEmpty || (method.count <= 65_536 && isToken(method[...]))
         if router == nil || match == nil {
             require(status == FR_EINVAL, "fr_router_match_method(\(text)) on NULL gave \(status)")
             resetAfterFailedLookup()
