@@ -34,7 +34,7 @@ extension RouterCore {
     ///   method, or for a router's 65th method name.
     package func add(pattern: UnsafeBufferPointer<UInt8>, methods: UnsafeBufferPointer<UInt8>, priority: Int32,
                      id: UInt64) throws(RouterError) {
-        let list = try MethodList.parse(methods)
+        let list = methods.isEmpty ? [] : try MethodList.parse(methods)
         try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: nil, methods: list)])
     }
 
@@ -66,12 +66,10 @@ extension RouterCore {
                 : "a route with the same table, host, priority and segments and a method in common is already registered")
             var editor = TreeEditor(tables.published)
             var maxCaptures = state.maxCaptures
-            var methodSets: [UInt16] = []
-            methodSets.reserveCapacity(registrations.count)
             for registration in registrations {
                 let methods = try self.methods.set(of: registration.methods)
-                methodSets.append(try state.methodSetIndex(methods))
-                for (variant, terminal) in try prepare(registration, methods, &batch, state) {
+                let methodSet = try state.methodSetIndex(methods)
+                for (variant, terminal) in try prepare(registration, methods, methodSet, &batch, state) {
                     guard editor.add(variant, terminal) else { throw duplicate }
                     maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                 }
@@ -86,11 +84,11 @@ extension RouterCore {
             let textBytes = registrations.reduce(0) { $0 + ($1.text?.utf8.count ?? $1.bytes.count) }
             state.routes.reserve(routes: registrations.count, textBytes: textBytes)
             var sequence = state.nextSequence
-            for ((registration, route), methodSet) in zip(zip(registrations, batch.routes), methodSets) {
+            for (registration, route) in zip(registrations, batch.routes) {
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
                 registration.withPattern { bytes in
-                    state.routes.add(id: registration.id, pattern: bytes, methodSet: methodSet, priority: registration.priority,
+                    state.routes.add(id: registration.id, pattern: bytes, methodSet: route.methodSet, priority: registration.priority,
                                      sequence: sequence, payload: registration.payload,
                                      regexSources: route.regexSources, templateKeys: route.templateKeys)
                 }
@@ -105,9 +103,10 @@ extension RouterCore {
     /// Most routes a registration call's buffers are kept for, for the next call.
     private static var spareBufferRoutes: Int { 256 }
 
-    /// Parses one route and builds its variants (one per expansion), recording in `batch` what
-    /// the route shares with others.
-    private func prepare(_ registration: Registration, _ methods: MethodSet, _ batch: inout BatchPreparation,
+    /// Parses one route and builds its variants (one per expansion) for `methods`, recording in
+    /// `batch` what the route shares with others and its method set's index (`methodSet`).
+    private func prepare(_ registration: Registration, _ methods: MethodSet, _ methodSet: UInt16,
+                         _ batch: inout BatchPreparation,
                          _ state: borrowing WriterState) throws(RouterError) -> [(RouteVariant, Terminal)] {
         let pattern = try registration.withPattern { bytes in
             Result { () throws(RouterError) in
@@ -131,7 +130,7 @@ extension RouterCore {
                                             &templateKeys, &batch.spareNames, registration, methods, sequence: batch.sequence,
                                             expansion: expansion, record: recordIndex))
         }
-        batch.routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count))
+        batch.routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count, methodSet))
         batch.sequence += 1
         return variants
     }

@@ -8,7 +8,7 @@ struct BatchPreparation: Sendable {
     /// Partial-segment templates the batch made, by shape (the router's are used where they exist).
     var templates: [[DuplicateKey.Piece]: PartialTemplate] = [:]
     /// Per route: its regex sources and template shapes (each once) and its number of expansions.
-    var routes: [(regexSources: [String], templateKeys: [[DuplicateKey.Piece]], variantCount: Int)] = []
+    var routes: [(regexSources: [String], templateKeys: [[DuplicateKey.Piece]], variantCount: Int, methodSet: UInt16)] = []
     /// Registration order of the next route.
     var sequence: UInt64 = 0
     /// The parameters of the variant being made, kept so that each variant does not

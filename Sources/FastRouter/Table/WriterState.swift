@@ -26,6 +26,7 @@ struct WriterState: ~Copyable {
     /// The index of `methods` in ``methodSets``, adding it when new.
     /// - Throws: `.invalidArgument` past 65 536 distinct method sets.
     mutating func methodSetIndex(_ methods: MethodSet) throws(RouterError) -> UInt16 {
+        if methods.isAny { return 0 }
         if let index = methodSetIndexes[methods] { return index }
         guard methodSets.count <= Int(UInt16.max) else {
             throw RouterError(.invalidArgument, offset: 0, "too many distinct method sets in one router (65536)")
