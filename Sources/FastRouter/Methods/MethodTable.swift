@@ -8,7 +8,7 @@ import Synchronization
 /// published; a reader that loaded the tables loads the count after them (acquire), so it knows
 /// every name the tables it walks use. Lookups read the table without locks.
 final class MethodTable: @unchecked Sendable {
-    /// Most distinct method names a router accepts (docs/SEMANTICS.md §3.7 asks for at least 64).
+    /// Most distinct method names a router accepts: one bit each in a 64-bit set (docs/SEMANTICS.md §3.7).
     static let capacity = 64
 
     /// Each name's first eight bytes as a word (zero-padded): most comparisons are one.
@@ -31,9 +31,6 @@ final class MethodTable: @unchecked Sendable {
 
     /// Names known to readers.
     var count: Int { published.load(ordering: .acquiring) }
-
-    /// The name numbered `index`.
-    func method(at index: Int) -> HTTPMethod { names[index] }
 
     // MARK: Lookups
 
