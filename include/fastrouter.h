@@ -78,12 +78,12 @@ extern "C" {
 */
 
 #define FR_VERSION_MAJOR 0        /* incompatible API changes */
-#define FR_VERSION_MINOR 1        /* compatible additions */
+#define FR_VERSION_MINOR 2        /* compatible additions */
 #define FR_VERSION_PATCH 0        /* fixes */
-#define FR_VERSION "0.1.0"        /* the three numbers as a string; fr_version() returns the same */
+#define FR_VERSION "0.2.0"        /* the three numbers as a string; fr_version() returns the same */
 
 /*
-** fr_version — the version of the loaded library, e.g. "0.1.0".
+** fr_version — the version of the loaded library, e.g. "0.2.0".
 **
 ** Compare it with FR_VERSION to detect a header/library mismatch.
 ** Returns a static NUL-terminated string; never NULL; do not free it. Any thread.

@@ -153,4 +153,4 @@ enum FRFlag {
 let frNoRoute = UInt64.max
 
 /// `FR_VERSION` of the header; `fr_version` returns it (a test checks the two agree).
-let frVersionText: StaticString = "0.1.0"
+let frVersionText: StaticString = "0.2.0"
