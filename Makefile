@@ -392,7 +392,7 @@ SWIFT_TEST_PRODUCT := FastRouterPackageTests
 test-asan: deps
 	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product $(SWIFT_TEST_PRODUCT)
 	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_DIR) --product fastrouter
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_DIR)
+	FASTROUTER_SANITIZED=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_DIR)
 	@$(call SANITIZED_C,asan,address,$(ASAN_DIR),test_api test_methods test_threads test_catalogue,ASAN_OPTIONS=detect_leaks=0,)
 
 test-tsan: deps
@@ -400,7 +400,7 @@ test-tsan: deps
 	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_DIR) --product fastrouter
 	@# Every suite, not only the concurrency ones: the deep-link, regex and regression suites
 	@# start threads and tasks too, and the whole run takes under a minute.
-	TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)" $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_DIR)
+	FASTROUTER_SANITIZED=1 TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)" $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_DIR)
 	@$(call SANITIZED_C,tsan,thread,$(TSAN_DIR),test_threads,TSAN_OPTIONS="$(TSAN_RUN_OPTIONS)",)
 
 test-catalogue: deps
