@@ -118,30 +118,9 @@ extension DifferentialScenario {
         }
 
         // The reusable matcher: its outcome, declines and allowed methods.
-        var ids: [UInt64] = []
-        do {
-            let status = try matcher.match(url, method: method)
-            let expectedStatus: MatchOutcome = switch expected.status {
-            case .matched: .matched
-            case .notFound: .notFound
-            case .methodNotAllowed: .methodNotAllowed
-            }
-            if status != expectedStatus { return "\(what): Matcher gave \(status), expected \(expectedText)" }
-            let allowed = matcher.allowedMethods?.headerValue
-            if allowed != (expected.status == .methodNotAllowed ? allowText : nil) {
-                return "\(what): Matcher.allowedMethods \(String(describing: allowed)), expected \(expectedText)"
-            }
-            if status == .matched {
-                repeat { ids.append(matcher.routeID) } while matcher.next() && ids.count <= expected.candidates.count
-            }
-        } catch {
-            return "\(what): Matcher threw \(error)"
+        return expected.matcherMismatch(what, expectedText, allow: allowText, matcher: matcher) { () throws(RouterError) in
+            try matcher.match(url, method: method)
         }
-        let expectedIDs = expected.candidates.map(\.id)
-        if expected.ambiguous ? ids.sorted() != expectedIDs.sorted() : ids != expectedIDs {
-            return "\(what): Matcher decline order \(ids), expected \(expectedIDs)"
-        }
-        return nil
     }
 
     static func candidate(_ match: Match<Int>) -> ReferenceMatcher.Candidate {

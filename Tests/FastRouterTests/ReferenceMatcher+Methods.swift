@@ -58,3 +58,37 @@ extension ReferenceMatcher {
         return standard + methodNames.filter { names.contains($0) && !Self.standardMethods.contains($0) }
     }
 }
+
+extension ReferenceMatcher.Request {
+    /// How `matcher` disagrees with this answer after `lookup` (a `Matcher.match(…, method:)` call
+    /// on it): its outcome, its allowed methods (`allow`, the expected `Allow` value) and its
+    /// decline order; `nil` when it agrees. `what` and `wanted` describe the request and the
+    /// answer in the message. Shared by the differential test and its fuzz harness.
+    func matcherMismatch(_ what: String, _ wanted: String, allow: String, matcher: Matcher<Int>,
+                         lookup: () throws(RouterError) -> MatchOutcome) -> String? {
+        var ids: [UInt64] = []
+        do {
+            let outcome = try lookup()
+            let expectedOutcome: MatchOutcome = switch status {
+            case .matched: .matched
+            case .notFound: .notFound
+            case .methodNotAllowed: .methodNotAllowed
+            }
+            if outcome != expectedOutcome { return "\(what): Matcher gave \(outcome), expected \(wanted)" }
+            let allowed = matcher.allowedMethods?.headerValue
+            if allowed != (status == .methodNotAllowed ? allow : nil) {
+                return "\(what): Matcher.allowedMethods \(String(describing: allowed)), expected \(wanted)"
+            }
+            if outcome == .matched {
+                repeat { ids.append(matcher.routeID) } while matcher.next() && ids.count <= candidates.count
+            }
+        } catch {
+            return "\(what): Matcher threw \(error)"
+        }
+        let expectedIDs = candidates.map(\.id)
+        if ambiguous ? ids.sorted() != expectedIDs.sorted() : ids != expectedIDs {
+            return "\(what): Matcher decline order \(ids), expected \(expectedIDs)"
+        }
+        return nil
+    }
+}

@@ -431,32 +431,9 @@ private func compareRequest(_ url: String, _ bytes: [UInt8], _ router: Router<In
         : got == expected.candidates
     if !sameChain { return "\(what): matches gave\n  \(got)\nexpected\n  \(wanted)" }
     // The allocation-free matcher, given the URL as bytes.
-    var ids: [UInt64] = []
-    do {
-        let status = try Array(url.utf8).withUnsafeBufferPointer { (url) throws(RouterError) in
-            try matcher.match(utf8: url, method: method)
-        }
-        let expectedStatus: MatchOutcome = switch expected.status {
-        case .matched: .matched
-        case .notFound: .notFound
-        case .methodNotAllowed: .methodNotAllowed
-        }
-        if status != expectedStatus { return "\(what): Matcher gave \(status), expected \(wanted)" }
-        let allowed = matcher.allowedMethods?.headerValue
-        if allowed != (status == .methodNotAllowed ? allow : nil) {
-            return "\(what): Matcher.allowedMethods \(String(describing: allowed)), expected \(wanted)"
-        }
-        if status == .matched {
-            repeat { ids.append(matcher.routeID) } while matcher.next() && ids.count <= expected.candidates.count
-        }
-    } catch {
-        return "\(what): Matcher threw \(error)"
+    return expected.matcherMismatch(what, wanted, allow: allow, matcher: matcher) { () throws(RouterError) in
+        try Array(url.utf8).withUnsafeBufferPointer { (url) throws(RouterError) in try matcher.match(utf8: url, method: method) }
     }
-    let expectedIDs = expected.candidates.map(\.id)
-    if expected.ambiguous ? ids.sorted() != expectedIDs.sorted() : ids != expectedIDs {
-        return "\(what): Matcher decline order \(ids), expected \(expectedIDs)"
-    }
-    return nil
 }
 
 private func describe(_ result: Result<[Match<Int>], RouterError>) -> String {
