@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -14,6 +14,12 @@ let package = Package(
         .library(name: "fastrouter", type: .dynamic, targets: ["FastRouterCABI"]),
         .executable(name: "fastrouter-bench", targets: ["fastrouter-bench"]),
         .executable(name: "fastrouter-soak", targets: ["fastrouter-soak"]),
+        // Hummingbird 2 routing through FastRouter. Empty unless the `Hummingbird` trait is enabled,
+        // so the core's users never fetch or build SwiftNIO or Hummingbird (docs/HUMMINGBIRD.md).
+        .library(name: "FastRouterHummingbird", targets: ["FastRouterHummingbird"]),
+    ],
+    traits: [
+        .trait(name: "Hummingbird", description: "Builds FastRouterHummingbird, a Hummingbird 2 router that routes with FastRouter."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // `swift package generate-documentation` (make docs); a command plugin, built only when run.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Only with the `Hummingbird` trait: SwiftPM neither fetches nor builds it otherwise.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         .systemLibrary(
@@ -77,9 +85,27 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .executableTarget(name: "fastrouter-soak", dependencies: ["FastRouter"]),
+        // A drop-in for Hummingbird's `Router`: RouterMethods + HTTPResponderBuilder over a FastRouter
+        // table. Its sources compile to nothing without the trait.
+        .target(
+            name: "FastRouterHummingbird",
+            dependencies: [
+                "FastRouter",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]
+        ),
         .testTarget(
             name: "FastRouterTests",
             dependencies: ["FastRouter"]
+        ),
+        // Run with `make test-hummingbird` (the trait on, in its own build folder).
+        .testTarget(
+            name: "FastRouterHummingbirdTests",
+            dependencies: [
+                "FastRouterHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]
         ),
         .testTarget(
             name: "FastRouterDeepLinksTests",
