@@ -14,6 +14,10 @@
 #                  (callgrind's cache simulation)
 #   make docs      a DocC archive per Swift module under build/docs (broken links fail it), after
 #                  building and running every example in Snippets/
+#   make test-hummingbird  FastRouterHummingbird's tests (the Hummingbird trait on, in .build-hummingbird)
+#   make http-bench  the example Hummingbird server routed by FastRouter and by Hummingbird's Router,
+#                  loaded with wrk on loopback (HTTP_BENCH_SECONDS per router, default 15); writes
+#                  http-bench.json (docs/HUMMINGBIRD.md)
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -430,7 +434,24 @@ test-reliability: fuzz-build test-catalogue model
 # The Swift suites run once, under AddressSanitizer (test-asan, which also runs the C programs
 # under it); make test-swift runs them without it. docs runs the README's examples (Snippets/)
 # and fails on a documentation link that no longer resolves.
-test: test-asan test-c test-reliability bench-quick docs
+test: test-asan test-c test-reliability bench-quick docs test-hummingbird
+
+# --- Hummingbird section ---------------------------------------------------------------------
+.PHONY: test-hummingbird http-bench
+# FastRouterHummingbird builds only with the package trait `Hummingbird` (docs/HUMMINGBIRD.md), in
+# its own scratch path: switching traits in .build would rebuild everything each time.
+HB_DIR := $(CURDIR)/.build-hummingbird
+
+test-hummingbird: deps
+	$(SWIFT) build --traits Hummingbird --scratch-path $(HB_DIR) --build-tests
+	$(SWIFT) test --traits Hummingbird --scratch-path $(HB_DIR) --skip-build --filter FastRouterHummingbirdTests
+
+# wrk (Debian's package) is installed when missing.
+http-bench: deps
+	@command -v wrk >/dev/null 2>&1 || { echo "installing wrk"; \
+	  $(AS_ROOT) apt-get update -qq && $(AS_ROOT) apt-get install -y -qq wrk; }
+	examples/hummingbird-server/http-bench.sh
+# --- end Hummingbird section -----------------------------------------------------------------
 
 clean:
-	rm -rf .build build $(CLIB_DIR) $(FUZZ_DIR) $(ASAN_DIR) $(TSAN_DIR) $(SOAK_DIR)
+	rm -rf .build build $(CLIB_DIR) $(FUZZ_DIR) $(ASAN_DIR) $(TSAN_DIR) $(SOAK_DIR) $(HB_DIR) examples/hummingbird-server/.build

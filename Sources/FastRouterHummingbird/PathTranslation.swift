@@ -47,7 +47,8 @@ struct TranslatedPath: Sendable, Equatable {
         for (index, element) in path.enumerated() {
             let text = element.description
             pattern += "/"
-            switch HummingbirdElement(text) {
+            // `.null` describes itself as "!", as does the literal "!": compare the element itself.
+            switch element == .null ? .null : HummingbirdElement(text) {
             case .literal(let literal):
                 pattern += Self.escapedLiteral(literal, segmentStart: true)
             case .capture(let name):
@@ -114,7 +115,8 @@ struct TranslatedPath: Sendable, Equatable {
 }
 
 /// One element of a Hummingbird path, classified from its text exactly as Hummingbird's
-/// `RouterPath.Element.init` classifies it (the enum Hummingbird keeps for this is not public).
+/// `RouterPath.Element.init` classifies it (the enum Hummingbird keeps for this is not public);
+/// `.null`, which has no text of its own, is recognised by comparing the element.
 enum HummingbirdElement: Equatable {
     case literal(Substring)
     case capture(Substring)                                    // :id, {id}
@@ -124,13 +126,11 @@ enum HummingbirdElement: Equatable {
     case wildcardWithSuffix(Substring)                         // *.jpg
     case wildcardWithPrefix(Substring)                         // file.*
     case recursiveWildcard                                     // **
-    case null                                                  // !
+    case null                                                  // RouterPath.Element.null
 
     init(_ text: String) {
         let string = Substring(text)
-        if text == "!" {
-            self = .null
-        } else if string.first == ":" {
+        if string.first == ":" {
             self = .capture(string.dropFirst())
         } else if string.first == "{" {
             let parameter = string.dropFirst()
