@@ -4,7 +4,8 @@ import FastRouter
 
 /// What a FastRouter route of a ``FastRouterBuilder`` leads to: one Hummingbird path and method,
 /// its responder (middleware included) and how its FastRouter parameters become Hummingbird's.
-struct Endpoint<Context: RequestContext>: Sendable {
+/// A class, so that a match hands it out with one reference count, not one per field.
+final class Endpoint<Context: RequestContext>: Sendable {
     /// The responder `on(_:method:responder:)` was given, wrapped in the middleware added before it.
     let responder: any HTTPResponder<Context>
     /// The method it was registered for; a HEAD request served by a GET endpoint gets its
@@ -14,6 +15,22 @@ struct Endpoint<Context: RequestContext>: Sendable {
     let endpointPath: String
     /// What each FastRouter parameter of the route becomes.
     let slots: [TranslatedPath.Slot]
+    /// Whether two slots share a Hummingbird name (`/:x/:x`): then the later value replaces the
+    /// earlier, as in Hummingbird's trie; otherwise each value is appended without a search.
+    private let repeatsAName: Bool
+
+    init(responder: any HTTPResponder<Context>, method: HTTPRequest.Method, endpointPath: String,
+         slots: [TranslatedPath.Slot]) {
+        self.responder = responder
+        self.method = method
+        self.endpointPath = endpointPath
+        self.slots = slots
+        var names = Set<Substring>()
+        repeatsAName = slots.contains { slot in
+            if case .parameter(let name) = slot { return !names.insert(name).inserted }
+            return false
+        }
+    }
 
     /// Hummingbird's parameters for a match of this endpoint's route: named captures under their
     /// Hummingbird names, a `**` under `Parameters.recursiveCaptureKey`; in path order, a name
@@ -24,7 +41,11 @@ struct Endpoint<Context: RequestContext>: Sendable {
         for (slot, pair) in zip(slots, match) {
             switch slot {
             case .parameter(let name):
-                result[name] = Substring(pair.value)
+                if repeatsAName {
+                    result[name] = Substring(pair.value)
+                } else {
+                    result.append(key: name, value: Substring(pair.value))
+                }
             case .hidden:
                 break
             case .catchAllFirst:

@@ -6,6 +6,8 @@
 #
 # Environment:
 #   HTTP_BENCH_SECONDS      seconds of load per router and route set (default 15)
+#   HTTP_BENCH_ROUNDS       runs per router and route set, in turns; the median run is reported
+#                           (default 1)
 #   HTTP_BENCH_CONNECTIONS  wrk connections (default 32; one wrk thread)
 #   HTTP_BENCH_PORT         first loopback port to use (default 18080)
 #   HTTP_BENCH_SETS         route sets to run (default "github generated-10k")
@@ -18,6 +20,7 @@ example_dir=$PWD
 repo_dir=$(cd ../.. && pwd)
 
 seconds=${HTTP_BENCH_SECONDS:-15}
+rounds=${HTTP_BENCH_ROUNDS:-1}
 connections=${HTTP_BENCH_CONNECTIONS:-32}
 port=${HTTP_BENCH_PORT:-18080}
 sets=${HTTP_BENCH_SETS:-github generated-10k}
@@ -60,18 +63,55 @@ wait_for_port() {
 # json_field FIELD JSON: a number from wrk's one-line JSON.
 json_field() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" <<<"$2"; }
 
-# routing_share PERF_DATA ROUTER: percent of the server's samples in routing code (self time of the
-# routers' own functions: FastRouter's module and responder; Hummingbird's trie and responder).
+# routing_share PERF_DATA ROUTER: percent of the server's samples (user and kernel, every thread)
+# inside routing, counting callees: for Hummingbird its trie lookup (which also fills the
+# parameters) and the method's responder lookup; for FastRouter the lookup with the method, the
+# translation of its parameters into Hummingbird's, and the method's conversion.
 routing_share() {
   local pattern
   if [ "$2" = fastrouter ]; then
-    pattern='FastRouter\.|FastRouterHummingbird\.|FastRouterResponder|HTTPMethod'
+    pattern='\] (Router\.match\(_:method:\)|Endpoint\.parameters\(of:\)|HTTPMethod\.init\(_:\))'
   else
-    pattern='RouterTrie|RouterResponder|ResolveContext|SplitStringSequence|TrieNode|EndpointResponders'
+    pattern='\] (RouterTrie\.resolve\(_:\)|EndpointResponders\.getResponder\(for:\))'
   fi
-  perf report -i "$1" --no-children --sort symbol --stdio 2>/dev/null \
-    | grep -E '^ +[0-9.]+%' | grep -E "$pattern" \
+  perf report -i "$1" --children --sort symbol --stdio 2>/dev/null | grep -E '^ +[0-9.]+%' \
+    | swift demangle --simplified | { grep -E "$pattern( |$)" || true; } \
     | awk '{ sum += $1 } END { printf "%.1f", sum }'
+}
+
+# run_one SET ROUTER: starts the server, checks it, loads it; appends one line to $results:
+# router rps p50 p99 p99.9 errors wrong checked share
+run_one() {
+  local set=$1 router=$2 url check checked wrong result perf_pid share
+  port=$((port + 1))
+  "$bin_dir/github-server-$router" "${set_args[@]}" --port "$port" > "$work_dir/$set-$router.log" 2>&1 &
+  server_pid=$!
+  wait_for_port "$port"
+  url=http://127.0.0.1:$port
+
+  check=$(wrk -t1 -c1 -d60s -s "$example_dir/wrk/check.lua" "$url" -- "$requests_file" "$sample" 2>"$work_dir/check.err" | grep '^{"checked"' || true)
+  checked=$(json_field checked "$check"); wrong=$(json_field wrong "$check")
+  cat "$work_dir/check.err" >&2
+  if [ -z "$checked" ] || [ "$checked" -eq 0 ]; then
+    echo "error: the check of $router on $set got no answers" >&2; exit 1
+  fi
+
+  # Warm up (caches, allocator, branch predictors), then the timed run.
+  wrk -t1 -c"$connections" -d2s -s "$example_dir/wrk/load.lua" "$url" -- "$requests_file" > /dev/null
+  perf_pid=
+  if [ "${HTTP_BENCH_PERF:-0}" = 1 ]; then
+    perf record -F 1999 -g -p "$server_pid" -o "$work_dir/$set-$router.perf" -- sleep "$seconds" > /dev/null 2>&1 &
+    perf_pid=$!
+  fi
+  result=$(wrk -t1 -c"$connections" -d"${seconds}s" --latency -s "$example_dir/wrk/load.lua" "$url" -- "$requests_file" | grep '^{"requests"')
+  if [ -n "$perf_pid" ]; then wait "$perf_pid" || true; fi
+  stop_server
+
+  share=-
+  if [ -n "$perf_pid" ]; then share=$(routing_share "$work_dir/$set-$router.perf" "$router"); fi
+  echo "$router $(json_field requestsPerSecond "$result") $(json_field p50Milliseconds "$result")" \
+    "$(json_field p99Milliseconds "$result") $(json_field p999Milliseconds "$result")" \
+    "$(json_field errors "$result") $wrong $checked $share" >> "$results"
 }
 
 rows=()
@@ -85,43 +125,27 @@ for set in $sets; do
   requests_file=$work_dir/$set.tsv
   "$bin_dir/github-server-fastrouter" "${set_args[@]}" --print-requests > "$requests_file"
   request_count=$(wc -l < "$requests_file")
+  results=$work_dir/$set.results
+  : > "$results"
+  for round in $(seq 1 "$rounds"); do
+    # In turns, each router first in every other round: neither always gets the quieter slot.
+    if [ $((round % 2)) = 1 ]; then order="fastrouter hummingbird"; else order="hummingbird fastrouter"; fi
+    for router in $order; do run_one "$set" "$router"; done
+  done
   declare -A rps=()
   for router in fastrouter hummingbird; do
-    port=$((port + 1))
-    "$bin_dir/github-server-$router" "${set_args[@]}" --port "$port" > "$work_dir/$set-$router.log" 2>&1 &
-    server_pid=$!
-    wait_for_port "$port"
-    url=http://127.0.0.1:$port
-
-    check=$(wrk -t1 -c1 -d60s -s "$example_dir/wrk/check.lua" "$url" -- "$requests_file" "$sample" 2>"$work_dir/check.err" | grep '^{"checked"' || true)
-    checked=$(json_field checked "$check"); wrong=$(json_field wrong "$check")
-    cat "$work_dir/check.err" >&2
-    if [ -z "$checked" ] || [ "$checked" -eq 0 ]; then
-      echo "error: the check of $router on $set got no answers" >&2; exit 1
-    fi
-
-    # Warm up (caches, allocator, branch predictors), then the timed run.
-    wrk -t1 -c"$connections" -d2s -s "$example_dir/wrk/load.lua" "$url" -- "$requests_file" > /dev/null
-    perf_pid=
-    if [ "${HTTP_BENCH_PERF:-0}" = 1 ]; then
-      perf record -F 1999 -g -p "$server_pid" -o "$work_dir/$set-$router.perf" -- sleep "$seconds" > /dev/null 2>&1 &
-      perf_pid=$!
-    fi
-    result=$(wrk -t1 -c"$connections" -d"${seconds}s" --latency -s "$example_dir/wrk/load.lua" "$url" -- "$requests_file" | grep '^{"requests"')
-    [ -n "$perf_pid" ] && wait "$perf_pid" || true
-    stop_server
-
-    share=
-    if [ -n "$perf_pid" ]; then share=$(routing_share "$work_dir/$set-$router.perf" "$router"); fi
+    # The round with the median requests/s stands for the router (its latencies with it); the
+    # errors and wrong responses are the sums over every round.
+    read -r _ rate p50 p99 p999 _ _ checked share < <(grep "^$router " "$results" | sort -k2,2 -g | sed -n "$(( (rounds + 1) / 2 ))p")
+    errors=$(awk -v r="$router" '$1 == r { s += $6 } END { print s + 0 }' "$results")
+    wrong=$(awk -v r="$router" '$1 == r { s += $7 } END { print s + 0 }' "$results")
+    rps[$router]=$rate
     name=$([ "$router" = fastrouter ] && echo "FastRouter" || echo "Hummingbird Router")
-    rps[$router]=$(json_field requestsPerSecond "$result")
-    p50=$(json_field p50Milliseconds "$result"); p99=$(json_field p99Milliseconds "$result")
-    p999=$(json_field p999Milliseconds "$result"); errors=$(json_field errors "$result")
-    rows+=("$(printf '%-14s %-20s %7s %12s %9s %9s %9s %7s %6s %8s' "$set" "$name" "$request_count" "${rps[$router]}" \
-      "$p50" "$p99" "$p999" "$errors" "$wrong" "${share:--}")")
-    entries+=("$(printf '{"name": "%s", "routeSet": "%s", "routes": %d, "requestsPerSecond": %s, "p50Milliseconds": %s, "p99Milliseconds": %s, "p999Milliseconds": %s, "errors": %s, "wrongResponses": %s, "checkedResponses": %s, "seconds": %s, "connections": %d%s}' \
-      "$name" "$set" "$request_count" "${rps[$router]}" "$p50" "$p99" "$p999" "$errors" "$wrong" "$checked" \
-      "$seconds" "$connections" "${share:+, \"routingSharePercent\": $share}")")
+    rows+=("$(printf '%-14s %-20s %7s %12s %9s %9s %9s %7s %6s %8s' "$set" "$name" "$request_count" "$rate" \
+      "$p50" "$p99" "$p999" "$errors" "$wrong" "$share")")
+    entries+=("$(printf '{"name": "%s", "routeSet": "%s", "routes": %d, "requestsPerSecond": %s, "p50Milliseconds": %s, "p99Milliseconds": %s, "p999Milliseconds": %s, "errors": %s, "wrongResponses": %s, "checkedResponses": %s, "seconds": %s, "connections": %d, "rounds": %d%s}' \
+      "$name" "$set" "$request_count" "$rate" "$p50" "$p99" "$p999" "$errors" "$wrong" "$checked" \
+      "$seconds" "$connections" "$rounds" "$([ "$share" != - ] && echo ", \"routingSharePercent\": $share")")")
   done
   ratio=$(awk -v a="${rps[fastrouter]}" -v b="${rps[hummingbird]}" 'BEGIN { printf "%.2f", a / b }')
   rows+=("$(printf '%-14s FastRouter / Hummingbird requests/s: %s×' "$set" "$ratio")")
