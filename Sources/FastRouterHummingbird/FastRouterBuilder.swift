@@ -102,6 +102,7 @@ public struct RouteRegistrationError: Error, Sendable, CustomStringConvertible {
     /// Why it was not added.
     public let reason: String
 
+    /// `GET /a/**/b: cannot route /a/**/b with FastRouter: '**' is not the last element (…)`.
     public var description: String { "\(method.rawValue) \(path): \(reason)" }
 }
 #endif
