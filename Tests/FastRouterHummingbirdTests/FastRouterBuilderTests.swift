@@ -4,43 +4,8 @@ import HummingbirdTesting
 import FastRouterHummingbird
 import Testing
 
-/// A response as the tests below inspect it: status, the headers they look at, and the body.
-private struct Reply: Equatable, CustomStringConvertible {
-    var status: Int
-    var allow: String? = nil
-    var contentLength: String? = nil
-    var tags: String? = nil
-    var endpoint: String? = nil
-    var body: String = ""
-
-    var description: String {
-        "\(status) allow=\(allow ?? "-") length=\(contentLength ?? "-") tags=\(tags ?? "-") endpoint=\(endpoint ?? "-") body=\(body)"
-    }
-}
-
-/// Sends each request, in order, to an application over `builder`'s responder.
-private func replies(of builder: FastRouterBuilder<BasicRequestContext>, to requests: [TestRequest]) async throws -> [Reply] {
-    try await replies(of: Application(router: builder), to: requests)
-}
-
-private func replies(of app: some ApplicationProtocol, to requests: [TestRequest]) async throws -> [Reply] {
-    try await app.test(.router) { client in
-        var replies: [Reply] = []
-        for request in requests {
-            let reply = try await client.execute(uri: request.uri, method: request.method) { response in
-                Reply(status: Int(response.status.code), allow: response.headers[.allow],
-                      contentLength: response.headers[.contentLength], tags: response.headers[HTTPFields.tagsName],
-                      endpoint: response.headers[HTTPFields.endpointName],
-                      body: String(buffer: response.body))
-            }
-            replies.append(reply)
-        }
-        return replies
-    }
-}
-
-private func reply(of builder: FastRouterBuilder<BasicRequestContext>, _ method: HTTPRequest.Method, _ uri: String) async throws -> Reply {
-    try await replies(of: builder, to: [TestRequest(method: method, uri: uri)])[0]
+private func reply(of builder: FastRouterBuilder<BasicRequestContext>, _ method: HTTPRequest.Method, _ uri: String) async throws -> Answer {
+    try await answers(of: builder, to: [TestRequest(method: method, uri: uri)])[0]
 }
 
 /// Appends its tag to `X-Tags`, also on answers that arrive as thrown `HTTPError`s (404, 405, 400):
@@ -77,46 +42,41 @@ private struct EndpointPathMiddleware<Context: RequestContext>: RouterMiddleware
     }
 }
 
-extension HTTPFields {
-    fileprivate static var tagsName: Element.Name { .init("X-Tags")! }
-    fileprivate static var endpointName: Element.Name { .init("X-Endpoint")! }
-}
-
 /// The router's own answers: 405 with `Allow` (custom methods too), 404, and 400 for an unreadable path.
 @Suite struct MethodAnswerTests {
     @Test func anotherMethodOnARoutedPathIs405WithAllow() async throws {
         let router = FastRouterBuilder()
         router.get("/items/:id") { _, _ in "get" }
         router.delete("/items/:id") { _, _ in "delete" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .post, uri: "/items/3"),
             .init(method: .put, uri: "/items/3"),
             .init(method: .get, uri: "/items/3"),
             .init(method: .delete, uri: "/items/3"),
         ])
         #expect(answers == [
-            Reply(status: 405, allow: "GET, HEAD, DELETE", contentLength: "0"),
-            Reply(status: 405, allow: "GET, HEAD, DELETE", contentLength: "0"),
-            Reply(status: 200, contentLength: "3", body: "get"),
-            Reply(status: 200, contentLength: "6", body: "delete"),
+            Answer(status: 405, allow: "GET, HEAD, DELETE", contentLength: "0"),
+            Answer(status: 405, allow: "GET, HEAD, DELETE", contentLength: "0"),
+            Answer(status: 200, contentLength: "3", body: "get"),
+            Answer(status: 200, contentLength: "6", body: "delete"),
         ])
     }
 
     @Test func unknownPathIs404() async throws {
         let router = FastRouterBuilder()
         router.get("/items/:id") { _, _ in "get" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/nothing"),
             .init(method: .post, uri: "/nothing"),
             .init(method: .get, uri: "/items"),
             .init(method: .get, uri: "/items/3/more"),
         ])
-        #expect(answers == Array(repeating: Reply(status: 404, contentLength: "0"), count: 4))
+        #expect(answers == Array(repeating: Answer(status: 404, contentLength: "0"), count: 4))
     }
 
     @Test func emptyRouterAnswers404() async throws {
         let answer = try await reply(of: FastRouterBuilder(), .get, "/")
-        #expect(answer == Reply(status: 404, contentLength: "0"))
+        #expect(answer == Answer(status: 404, contentLength: "0"))
     }
 
     @Test func customMethodRoutesAndIsListedInAllow() async throws {
@@ -124,28 +84,28 @@ extension HTTPFields {
         let router = FastRouterBuilder()
         router.on("/cache/:key", method: purge) { _, context in "purged \(try context.parameters.require("key"))" }
         router.get("/cache/:key") { _, _ in "cached" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: purge, uri: "/cache/k1"),
             .init(method: .post, uri: "/cache/k1"),
             .init(method: HTTPRequest.Method("purge")!, uri: "/cache/k1"),
         ])
         #expect(answers == [
-            Reply(status: 200, contentLength: "9", body: "purged k1"),
+            Answer(status: 200, contentLength: "9", body: "purged k1"),
             // Methods are case-sensitive tokens: lower-case `purge` is another method.
-            Reply(status: 405, allow: "GET, HEAD, PURGE", contentLength: "0"),
-            Reply(status: 405, allow: "GET, HEAD, PURGE", contentLength: "0"),
+            Answer(status: 405, allow: "GET, HEAD, PURGE", contentLength: "0"),
+            Answer(status: 405, allow: "GET, HEAD, PURGE", contentLength: "0"),
         ])
     }
 
     @Test func invalidPercentEscapeIs400() async throws {
         let router = FastRouterBuilder()
         router.get("/users/:id") { _, _ in "user" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/users/%zz"),
             .init(method: .get, uri: "/users/%4"),
             .init(method: .get, uri: "/nowhere/%zz"),
         ])
-        #expect(answers == Array(repeating: Reply(status: 400, contentLength: "0"), count: 3))
+        #expect(answers == Array(repeating: Answer(status: 400, contentLength: "0"), count: 3))
     }
 }
 
@@ -154,13 +114,13 @@ extension HTTPFields {
     @Test func getRouteServesHeadWithoutBody() async throws {
         let router = FastRouterBuilder()
         router.get("/page") { _, _ in "hello, world" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/page"),
             .init(method: .head, uri: "/page"),
         ])
         #expect(answers == [
-            Reply(status: 200, contentLength: "12", body: "hello, world"),
-            Reply(status: 200, contentLength: "12", body: ""),
+            Answer(status: 200, contentLength: "12", body: "hello, world"),
+            Answer(status: 200, contentLength: "12", body: ""),
         ])
     }
 
@@ -168,24 +128,24 @@ extension HTTPFields {
         let router = FastRouterBuilder()
         router.get("/page") { _, _ in "from get" }
         router.head("/page") { _, _ in Response(status: .accepted) }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .head, uri: "/page"),
             .init(method: .get, uri: "/page"),
         ])
         #expect(answers[0].status == 202)
         #expect(answers[0].body == "")
-        #expect(answers[1] == Reply(status: 200, contentLength: "8", body: "from get"))
+        #expect(answers[1] == Answer(status: 200, contentLength: "8", body: "from get"))
     }
 
     @Test func headOnlyRouteDoesNotServeGet() async throws {
         let router = FastRouterBuilder()
         router.head("/probe") { _, _ in Response(status: .noContent) }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .head, uri: "/probe"),
             .init(method: .get, uri: "/probe"),
         ])
         #expect(answers[0].status == 204)
-        #expect(answers[1] == Reply(status: 405, allow: "HEAD", contentLength: "0"))
+        #expect(answers[1] == Answer(status: 405, allow: "HEAD", contentLength: "0"))
     }
 
     @Test(arguments: [[], Hummingbird.RouterOptions.autoGenerateHeadEndpoints])
@@ -193,7 +153,7 @@ extension HTTPFields {
         let router = FastRouterBuilder(context: BasicRequestContext.self, options: options)
         router.get("/page") { _, _ in "abc" }
         let answer = try await reply(of: router, .head, "/page")
-        #expect(answer == Reply(status: 200, contentLength: "3", body: ""))
+        #expect(answer == Answer(status: 200, contentLength: "3", body: ""))
     }
 }
 
@@ -203,17 +163,17 @@ extension HTTPFields {
         let router = FastRouterBuilder()
         router.add(middleware: TagMiddleware("router"))
         router.get("/items/:id") { _, _ in "item" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/items/1"),
             .init(method: .get, uri: "/missing"),
             .init(method: .post, uri: "/items/1"),
             .init(method: .get, uri: "/items/%zz"),
         ])
         #expect(answers == [
-            Reply(status: 200, contentLength: "4", tags: "router", body: "item"),
-            Reply(status: 404, contentLength: "0", tags: "router"),
-            Reply(status: 405, allow: "GET, HEAD", contentLength: "0", tags: "router"),
-            Reply(status: 400, contentLength: "0", tags: "router"),
+            Answer(status: 200, contentLength: "4", tags: "router", body: "item"),
+            Answer(status: 404, contentLength: "0", tags: "router"),
+            Answer(status: 405, allow: "GET, HEAD", contentLength: "0", tags: "router"),
+            Answer(status: 400, contentLength: "0", tags: "router"),
         ])
     }
 
@@ -222,7 +182,7 @@ extension HTTPFields {
         router.add(middleware: TagMiddleware("outer"))
         router.add(middleware: TagMiddleware("inner"))
         router.get("/a") { _, _ in "a" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/a"),
             .init(method: .get, uri: "/b"),
         ])
@@ -234,15 +194,15 @@ extension HTTPFields {
         router.get("/before") { _, _ in "before" }
         router.add(middleware: TagMiddleware("late"))
         router.get("/after") { _, _ in "after" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/before"),
             .init(method: .get, uri: "/after"),
             .init(method: .get, uri: "/missing"),
         ])
         #expect(answers == [
-            Reply(status: 200, contentLength: "6", body: "before"),
-            Reply(status: 200, contentLength: "5", tags: "late", body: "after"),
-            Reply(status: 404, contentLength: "0", tags: "late"),
+            Answer(status: 200, contentLength: "6", body: "before"),
+            Answer(status: 200, contentLength: "5", tags: "late", body: "after"),
+            Answer(status: 404, contentLength: "0", tags: "late"),
         ])
     }
 
@@ -254,7 +214,7 @@ extension HTTPFields {
             .add(middleware: TagMiddleware("api"))
             .get("/users/:id") { _, context in "user \(try context.parameters.require("id"))" }
             .post("/users") { _, _ in "created" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/api/users/7"),
             .init(method: .post, uri: "/api/users"),
             .init(method: .get, uri: "/health"),
@@ -263,13 +223,13 @@ extension HTTPFields {
             .init(method: .get, uri: "/users/7"),
         ])
         #expect(answers == [
-            Reply(status: 200, contentLength: "6", tags: "api router", body: "user 7"),
-            Reply(status: 200, contentLength: "7", tags: "api router", body: "created"),
-            Reply(status: 200, contentLength: "2", tags: "router", body: "ok"),
+            Answer(status: 200, contentLength: "6", tags: "api router", body: "user 7"),
+            Answer(status: 200, contentLength: "7", tags: "api router", body: "created"),
+            Answer(status: 200, contentLength: "2", tags: "router", body: "ok"),
             // The router's own answers are outside every group.
-            Reply(status: 404, contentLength: "0", tags: "router"),
-            Reply(status: 405, allow: "POST", contentLength: "0", tags: "router"),
-            Reply(status: 404, contentLength: "0", tags: "router"),
+            Answer(status: 404, contentLength: "0", tags: "router"),
+            Answer(status: 405, allow: "POST", contentLength: "0", tags: "router"),
+            Answer(status: 404, contentLength: "0", tags: "router"),
         ])
     }
 
@@ -278,7 +238,7 @@ extension HTTPFields {
         router.group("/api").group("v2").get("/items/{id}") { _, context in
             "\(context.endpointPath ?? "-") \(try context.parameters.require("id"))"
         }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/api/v2/items/9"),
             .init(method: .get, uri: "/items/9"),
             .init(method: .get, uri: "/v2/items/9"),
@@ -300,7 +260,7 @@ extension HTTPFields {
     @Test func captureWithSuffixGivesTheNameWithoutTheSuffix() async throws {
         let router = FastRouterBuilder()
         router.get("/files/{file}.jpg") { _, context in try context.parameters.require("file") }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/files/cat.jpg"),
             .init(method: .get, uri: "/files/a.b.jpg"),
             .init(method: .get, uri: "/files/cat.png"),
@@ -312,7 +272,7 @@ extension HTTPFields {
     @Test func captureWithPrefix() async throws {
         let router = FastRouterBuilder()
         router.get("/archive/v{version}") { _, context in try context.parameters.require("version") }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/archive/v2"),
             .init(method: .get, uri: "/archive/v10.1"),
             .init(method: .get, uri: "/archive/x2"),
@@ -335,7 +295,7 @@ extension HTTPFields {
         router.get("/static/**") { _, context in
             "\(context.parameters.getCatchAll()) \(context.parameters[Parameters.recursiveCaptureKey] ?? "-")"
         }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/static/a"),
             .init(method: .get, uri: "/static/a/b/c.css"),
             .init(method: .get, uri: "/static"),
@@ -355,13 +315,13 @@ extension HTTPFields {
         let router = FastRouterBuilder()
         router.get("/any/*/images/*.gif") { _, context in Echo.body(route: "gif", context) }
         let answer = try await reply(of: router, .get, "/any/x/images/cat.gif")
-        #expect(answer == Reply(status: 200, contentLength: "3", body: "gif"))
+        #expect(answer == Answer(status: 200, contentLength: "3", body: "gif"))
     }
 
     @Test func percentEncodedValuesArriveDecoded() async throws {
         let router = FastRouterBuilder()
         router.get("/users/:id") { _, context in try context.parameters.require("id") }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/users/a%20b"),
             .init(method: .get, uri: "/users/caf%C3%A9"),
             .init(method: .get, uri: "/users/a%2Fb"),
@@ -375,7 +335,7 @@ extension HTTPFields {
         router.get("/files/{file}.jpg") { _, context in context.endpointPath ?? "-" }
         router.get("/static/**") { _, context in context.endpointPath ?? "-" }
         router.get("") { _, context in context.endpointPath ?? "-" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/users/7"),
             .init(method: .get, uri: "/files/x.jpg"),
             .init(method: .get, uri: "/static/a/b"),
@@ -390,7 +350,7 @@ extension HTTPFields {
         router.add(middleware: EndpointPathMiddleware())
         router.get("/users/:id") { _, _ in "user" }
         router.group("/api").get("/items/{id}") { _, _ in "item" }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/users/1"),
             .init(method: .get, uri: "/api/items/2"),
             .init(method: .get, uri: "/missing"),
@@ -406,7 +366,7 @@ extension HTTPFields {
         let router = FastRouterBuilder()
         router.get("/users/:id") { _, context in Echo.body(route: "get", context) }
         router.put("/users/{user}") { _, context in Echo.body(route: "put", context) }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/users/5"),
             .init(method: .put, uri: "/users/5"),
             .init(method: .post, uri: "/users/5"),
@@ -436,7 +396,7 @@ extension HTTPFields {
         router.get("/users/me") { _, _ in "me" }
         router.get("/Teams/:name") { _, context in try context.parameters.require("name") }
         router.get("/F/{x}.JPG") { _, context in try context.parameters.require("x") }
-        let answers = try await replies(of: router, to: [
+        let answers = try await answers(of: router, to: [
             .init(method: .get, uri: "/Users/ME"),
             .init(method: .get, uri: "/users/me"),
             .init(method: .get, uri: "/teams/Red"),
@@ -470,17 +430,17 @@ extension HTTPFields {
         let app = Application(router: router)
         router.get("/late/:id") { _, context in "late \(try context.parameters.require("id"))" }
         router.post("/early") { _, _ in "posted" }
-        let answers = try await replies(of: app, to: [
+        let answers = try await answers(of: app, to: [
             .init(method: .get, uri: "/early"),
             .init(method: .get, uri: "/late/5"),
             .init(method: .post, uri: "/early"),
             .init(method: .put, uri: "/early"),
         ])
         #expect(answers == [
-            Reply(status: 200, contentLength: "5", body: "early"),
-            Reply(status: 200, contentLength: "6", body: "late 5"),
-            Reply(status: 200, contentLength: "6", body: "posted"),
-            Reply(status: 405, allow: "GET, HEAD, POST", contentLength: "0"),
+            Answer(status: 200, contentLength: "5", body: "early"),
+            Answer(status: 200, contentLength: "6", body: "late 5"),
+            Answer(status: 200, contentLength: "6", body: "posted"),
+            Answer(status: 405, allow: "GET, HEAD, POST", contentLength: "0"),
         ])
     }
 
@@ -488,7 +448,7 @@ extension HTTPFields {
         let router = FastRouterBuilder()
         router.get("/a") { _, _ in "a" }
         let app = Application(responder: try router.makeResponder())
-        let answers = try await replies(of: app, to: [.init(method: .get, uri: "/a"), .init(method: .get, uri: "/b")])
+        let answers = try await answers(of: app, to: [.init(method: .get, uri: "/a"), .init(method: .get, uri: "/b")])
         #expect(answers.map(\.status) == [200, 404])
     }
 }
@@ -561,7 +521,7 @@ extension HTTPFields {
         router.get("/a/**/b") { _, _ in "wildcard" }
         router.get("/a/b") { _, _ in "a b" }
         #expect(router.registrationErrors.map(\.path) == ["/users/{id}", "/a/**/b"])
-        let answers = try await replies(of: app, to: [
+        let answers = try await answers(of: app, to: [
             .init(method: .get, uri: "/users/1"),
             .init(method: .get, uri: "/a/x/b"),
             .init(method: .get, uri: "/a/b"),
@@ -577,7 +537,7 @@ extension HTTPFields {
         let app = Application(router: router)
         router.get("/a/!") { _, _ in "bang" }
         #expect(router.registrationErrors.isEmpty)
-        let served = try await replies(of: app, to: [.init(method: .get, uri: "/a/!")])
+        let served = try await answers(of: app, to: [.init(method: .get, uri: "/a/!")])
         let hummingbird = Router()
         hummingbird.get("/a/!") { _, _ in "bang" }
         let expected = try await answers(of: hummingbird, to: [.init(method: .get, uri: "/a/!")])

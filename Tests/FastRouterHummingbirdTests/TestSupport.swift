@@ -9,7 +9,10 @@ struct Answer: Equatable, CustomStringConvertible {
     var status: Int
     var allow: String?
     var contentLength: String?
-    var body: String
+    /// `X-Tags` and `X-Endpoint`, which the builder tests' middleware sets.
+    var tags: String?
+    var endpoint: String?
+    var body: String = ""
 
     /// A 200 with `body`.
     static func ok(_ body: String) -> Answer {
@@ -22,7 +25,7 @@ struct Answer: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        "\(status) allow=\(allow ?? "-") length=\(contentLength ?? "-") body=\(body)"
+        "\(status) allow=\(allow ?? "-") length=\(contentLength ?? "-") tags=\(tags ?? "-") endpoint=\(endpoint ?? "-") body=\(body)"
     }
 }
 
@@ -53,18 +56,30 @@ enum Echo {
 
 /// Sends every request to an application routed by `builder` and returns the answers, in order.
 func answers<Builder: HTTPResponderBuilder>(of builder: Builder, to requests: [TestRequest]) async throws -> [Answer] where Builder.Responder.Context == BasicRequestContext {
-    let app = Application(router: builder)
-    return try await app.test(.router) { client in
+    try await answers(of: Application(router: builder), to: requests)
+}
+
+/// Sends every request to `app` and returns the answers, in order.
+func answers(of app: some ApplicationProtocol, to requests: [TestRequest]) async throws -> [Answer] {
+    try await app.test(.router) { client in
         var answers: [Answer] = []
         for request in requests {
             let answer = try await client.execute(uri: request.uri, method: request.method) { response in
                 Answer(status: Int(response.status.code), allow: response.headers[.allow],
-                       contentLength: response.headers[.contentLength], body: String(buffer: response.body))
+                       contentLength: response.headers[.contentLength], tags: response.headers[HTTPFields.tagsName],
+                       endpoint: response.headers[HTTPFields.endpointName], body: String(buffer: response.body))
             }
             answers.append(answer)
         }
         return answers
     }
+}
+
+extension HTTPFields {
+    /// Set by the builder tests' middleware: which middleware a response went through.
+    static var tagsName: Element.Name { .init("X-Tags")! }
+    /// Set by the builder tests' middleware: `context.endpointPath`.
+    static var endpointName: Element.Name { .init("X-Endpoint")! }
 }
 
 /// The GitHub API v3 route set with its methods (examples/c/github.routes): `(method, path)`.
