@@ -70,18 +70,20 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
         let fragment = state.pointee.fragmentBytes
         // Wrapping arithmetic: every count is bounded by the URL's and the pattern's lengths.
         let stringCount = 2 &* count &+ wildcardCount &+ (fragment == nil ? 1 : 2)
-        let parameters = state.pointee.parameters.base
         var byteCount = (fragment?.count ?? 0) &+ pattern.count &+ wildcardBytes
-        for index in 0..<count { byteCount &+= parameters[index].nameLength &+ parameters[index].valueLength }
+        for index in 0..<count {
+            let (name, value) = state.pointee.parameter(at: index).unsafelyUnwrapped
+            byteCount &+= name.count &+ value.count
+        }
         let storage = ParameterStorage.make(pairCount: count, segmentCount: wildcardCount,
                                             hasFragment: fragment != nil, hasPattern: true, stringCount: stringCount,
                                             byteCount: byteCount, reusing: &state.pointee.spareParameters)
         var writer = storage.writer
         for index in 0..<count {
-            let parameter = parameters[index]
-            writer.append(parameter.name, parameter.nameLength, interned: parameter.nameString, padded: true)
+            let (name, value) = state.pointee.parameter(at: index).unsafelyUnwrapped
+            writer.append(name.baseAddress, name.count, interned: state.pointee.parameterNameString(at: index), padded: true)
             // Values may lie in the caller's URL, which has no readable bytes past its end.
-            writer.append(parameter.value, parameter.valueLength, interned: nil, padded: false)
+            writer.append(value.baseAddress, value.count, interned: nil, padded: false)
         }
         state.pointee.forEachWildcardSegment { start, length in
             writer.append(start, length, interned: nil, padded: false)

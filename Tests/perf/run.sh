@@ -19,7 +19,7 @@ method_sets=${PERF_METHOD_SETS:-github}
 lookups=${PERF_LOOKUPS:-200000}
 adds=${PERF_ADDS:-20000}
 # Instructions per lookup through the C API (docs/SEMANTICS.md §6); sets without one have none.
-declare -A target=([github]=600 [static]=450)
+declare -A target=([github]=600 [static]=400 [gplus]=700 [parse]=450)
 
 # count NAME PROGRAM FUNCTION DIVISOR ARGS...: Ir inside FUNCTION over DIVISOR, or a message on
 # stderr and status 1.
@@ -58,6 +58,26 @@ allocations() {
 # at_most VALUE LIMIT: "met" or "missed".
 at_most() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b ? "met" : "missed") }'; }
 
+# stages NAME URLS: where a C API lookup's instructions go (docs/SEMANTICS.md §6), from callgrind's
+# inclusive costs in run NAME: the scan (ScratchState.scanURL), the walk (RouterCore.walkTables:
+# every table a lookup walks), reading the result (the fr_match_* accessors the loop calls), and
+# the rest of fr_router_match: the entry and the lookup's frame (arguments, the reader slot, the
+# method, the candidate made current). Per lookup, and the walk per segment of the URLs' paths.
+stages() {
+  local name=$1 urls=$2 annotated
+  annotated=$(callgrind_annotate --inclusive=yes --auto=no --threshold=100 "$dir/callgrind.$name.out" 2> /dev/null | swift demangle --simplified) || return 0
+  inclusive() { awk -v pattern="$1" -v n="$lookups" '$0 ~ "^ *[0-9,]+ [(] *[0-9.]+%[)] +[^ ]*" pattern { gsub(",", "", $1); total += $1 } END { printf "%d", total / n }' <<< "$annotated"; }
+  local entry scan walk result segments
+  entry=$(inclusive ':fr_router_match(_method)? ')
+  scan=$(inclusive 'ScratchState[.]scanURL')
+  walk=$(inclusive 'RouterCore[.]walkTables')
+  result=$(inclusive ':fr_match_(route_id|param_count|param_at) ')
+  segments=$(awk '!/^#/ && NF { sub(/^[A-Z]+[ \t]+/, ""); sub(/[?#].*/, ""); sub(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\/]*/, ""); n += gsub(/[^\/]+/, "x"); urls++ } END { printf "%.2f", n / urls }' "$urls")
+  printf '  stages: entry and frame %d + result %d = %d (≤ 100), scan %d (≤ 60), walk %d = %s per segment over %s segments (≤ 40)\n' \
+    $(( entry - scan - walk )) "$result" $(( entry - scan - walk + result )) "$scan" "$walk" \
+    "$(awk -v w="$walk" -v s="$segments" 'BEGIN { printf "%.0f", (s > 0 ? w / s : w) }')" "$segments"
+}
+
 r3=yes
 if [ ! -x "$dir/r3_lookup_loop" ]; then
   r3=no
@@ -74,6 +94,7 @@ for set in $sets; do
     verdict=" (target ≤ ${target[$set]}: $([ "$c" -le "${target[$set]}" ] && echo met || echo missed))"
   fi
   echo "$set: $c instructions/lookup$verdict"
+  stages "$set.c" "$urls"
   s=$(count "$set.swift" swift_lookup_loop perfLookups "$lookups" "$routes" "$urls" "$lookups") || exit 1
   echo "$set, Swift Router.match: $s instructions/lookup ($(( s * 100 / c ))% of the C API)"
   [ "$r3" = yes ] || continue

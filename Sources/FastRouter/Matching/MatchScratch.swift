@@ -63,7 +63,7 @@ package final class MatchScratch {
     package var fragmentBytes: UnsafeBufferPointer<UInt8>? { state.pointee.fragmentBytes }
 
     /// The parameter at `index`, or `nil` past the end.
-    @inlinable
+    @inlinable @inline(__always)
     package func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
         state.pointee.parameter(at: index)
     }
@@ -76,7 +76,12 @@ package final class MatchScratch {
     /// Declines the current candidate and moves to the next: `.found`, or `.noMatch` when none
     /// is left. The router that served the lookup must still exist.
     package func next() -> LookupStatus {
-        guard state.pointee.current != nil, let core = state.pointee.core else { return .noMatch }
+        guard state.pointee.current != nil else { return .noMatch }
+        // A lookup that passed over no candidate leaves nothing to decline to.
+        guard let core = state.pointee.core else {
+            clearResult()
+            return .noMatch
+        }
         // A C caller may have freed the router: then there is nothing left to walk.
         guard LiveRouters.contains(state.pointee.coreIdentity) else {
             clearResult()
@@ -99,8 +104,8 @@ package final class MatchScratch {
 
     /// Forgets the last result, and lets writers free the version it pinned.
     package func clearResult() {
+        if state.pointee.leftovers { slot.unpin() }
         state.pointee.clearResult()
-        slot.unpin()
     }
 }
 
@@ -140,11 +145,12 @@ struct ScratchState {
     var slowPath = false
     var fragment: UnsafePointer<UInt8>?
     var fragmentLength = 0
-    var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
+    @usableFromInline var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
 
     /// The walk's captures and best candidate.
     var walk = WalkState()
     /// The router that served the last lookup, for declines, and its identity (see ``LiveRouters``).
+    /// Set only when a decline can find another candidate.
     var core: Unmanaged<RouterCore>?
     var coreIdentity: UInt64 = 0
     /// The version of the tables the lookup walked, pinned for declines; `nil` when none is.
@@ -162,12 +168,27 @@ struct ScratchState {
     /// (``collectedPosition``) instead of walking the tables again.
     var pinned = false
     var collectedPosition = 0
-    /// Parameters of the current candidate, then the query pairs.
-    @usableFromInline var parameters = FlatBuffer<MatchParameter>(capacity: 16)
-    /// Where the current candidate's wildcard lies in ``currentInput``, when it has one.
-    var wildcard: Capture?
-    /// The input the current candidate's captures index.
-    var currentInput: WalkInput?
+    /// True when the last lookup left state beyond its result: declines, a pin, the methods of a
+    /// 405. The next lookup clears it first (``clearLeftovers()``); most lookups leave none, and
+    /// their next lookup resets only the result's few words.
+    var leftovers = false
+
+    // The current candidate's result, read by the accessors: its parameters are laid out only
+    // when read (names from its shape's layout, values at its captures), then the query pairs.
+    /// The current candidate's route id, `UInt64.max` when there is none.
+    @usableFromInline var resultRouteID = UInt64.max
+    /// Parameters of the current candidate, query pairs included; 0 when there is none.
+    @usableFromInline var resultCount = 0
+    /// Path parameters of the current candidate (the first ``resultCount`` pairs before the query's).
+    @usableFromInline var resultNameCount = 0
+    /// Its parameters' names, in pattern order (interned, immortal).
+    @usableFromInline var resultLayout: UnsafePointer<ParameterLayoutEntry>?
+    /// Its captures: the walk's best ones, or an entry of a collected list.
+    @usableFromInline var resultCaptures: UnsafePointer<Capture>?
+    /// Where its values are read (``WalkInput/values``).
+    @usableFromInline var resultValues: UnsafePointer<UInt8>?
+    /// The bytes the walk compared (``WalkInput/bytes``): where a wildcard's segments end.
+    var resultBytes: UnsafePointer<UInt8>?
     /// After a lookup that no route accepted the method of: the methods the routes matching the
     /// URL accept (``MethodTable`` bits), 0 otherwise; whether HEAD is implied by GET; and the
     /// table naming the bits, kept alive for as long as this value may be read.
@@ -208,7 +229,6 @@ struct ScratchState {
         values.deallocate()
         queryPairs.deallocate()
         walk.deallocate()
-        parameters.deallocate()
     }
 
     /// Bytes after the end of each byte buffer (and of interned names) that a load may touch: a
@@ -244,25 +264,36 @@ struct ScratchState {
 
     // MARK: Results
 
-    @inlinable var routeID: UInt64 { current?.routeID ?? UInt64.max }
+    @inlinable var routeID: UInt64 { resultRouteID }
     @inlinable @inline(__always)
-    var parameterCount: Int { current != nil ? parameters.count : 0 }
+    var parameterCount: Int { resultCount }
 
-    @inlinable
+    @inlinable @inline(__always)
     func parameter(at index: Int) -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)? {
-        guard current != nil, index >= 0, index < parameters.count else { return nil }
-        let parameter = parameters[index]
-        return (UnsafeBufferPointer(start: parameter.name, count: parameter.nameLength),
-                UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength))
+        guard UInt(bitPattern: index) < UInt(bitPattern: resultCount) else { return nil }
+        if index < resultNameCount {
+            let entry = resultLayout.unsafelyUnwrapped[index]
+            let capture = resultCaptures.unsafelyUnwrapped[index]
+            return (UnsafeBufferPointer(start: entry.name, count: entry.nameLength),
+                    UnsafeBufferPointer(start: resultValues.unsafelyUnwrapped + Int(capture.start), count: Int(capture.length)))
+        }
+        let pair = queryPairs[index &- resultNameCount]
+        return (UnsafeBufferPointer(start: pair.key, count: pair.keyLength),
+                UnsafeBufferPointer(start: pair.value, count: pair.valueLength))
+    }
+
+    /// The interned name string of path parameter `index` of the current candidate; `nil` for a
+    /// query key.
+    func parameterNameString(at index: Int) -> UnsafePointer<String>? {
+        index < resultNameCount ? resultLayout.unsafelyUnwrapped[index].nameString : nil
     }
 
     func parameter(named name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        guard current != nil else { return nil }
-        for index in 0..<parameters.count {
-            let parameter = parameters[index]
-            if parameter.nameLength == name.count,
-               name.isEmpty || memcmp(parameter.name, name.baseAddress!, name.count) == 0 {
-                return UnsafeBufferPointer(start: parameter.value, count: parameter.valueLength)
+        for index in 0..<resultCount {
+            let (candidate, value) = parameter(at: index).unsafelyUnwrapped
+            if candidate.count == name.count,
+               name.isEmpty || memcmp(candidate.baseAddress!, name.baseAddress!, name.count) == 0 {
+                return value
             }
         }
         return nil
@@ -274,37 +305,53 @@ struct ScratchState {
         return UnsafeBufferPointer(start: fragment, count: fragmentLength)
     }
 
+    /// Where the current candidate's wildcard lies, when it has one.
+    var wildcard: Capture? {
+        guard let current, current.shape.pointee.endsWithWildcard else { return nil }
+        return resultCaptures.unsafelyUnwrapped[resultNameCount &- 1]
+    }
+
     /// Calls `body` with each segment the current candidate's wildcard matched, decoded, in order.
     func forEachWildcardSegment(_ body: (UnsafePointer<UInt8>, Int) -> Void) {
-        guard current != nil, let wildcard, wildcard.length > 0, let input = currentInput else { return }
+        guard let wildcard, wildcard.length > 0, let bytes = resultBytes, let values = resultValues else { return }
         // Segments end at a '/' of the compared bytes; a decoded '/' is NUL there.
         var start = Int(wildcard.start)
         let end = start + Int(wildcard.length)
         var index = start
         while index <= end {
-            if index == end || input.bytes[index] == UInt8(ascii: "/") {
-                body(input.values + start, index - start)
+            if index == end || bytes[index] == UInt8(ascii: "/") {
+                body(values + start, index - start)
                 start = index + 1
             }
             index += 1
         }
     }
 
+    /// Forgets the result. The caller unpins its slot when ``leftovers`` was set.
+    @inline(__always)
     mutating func clearResult() {
         current = nil
+        resultRouteID = .max
+        resultCount = 0
+        if leftovers { clearLeftovers() }
+    }
+
+    /// Forgets what a lookup left beyond its result (see ``leftovers``).
+    @inline(never)
+    mutating func clearLeftovers() {
+        leftovers = false
         allowedMethods = 0
         declineInput = nil
         collectedVersion = 0
         pinned = false
         pinnedRoots = nil
-        wildcard = nil
-        currentInput = nil
-        parameters.removeAll()
+        core = nil
     }
 
     /// Records the methods a 405 allows (see ``allowedMethods``). Retains `table` only when it
     /// is not the one already kept: a lookup's path never touches a reference count.
     mutating func noteAllowed(_ methods: UInt64, impliedHead: Bool, table: MethodTable) {
+        leftovers = true
         allowedMethods = methods
         allowedImpliedHead = impliedHead
         if allowedTable !== table { allowedTable = table }
@@ -316,36 +363,26 @@ struct ScratchState {
         return AllowedMethods(mask: allowedMethods, impliedHead: allowedImpliedHead, table: allowedTable)
     }
 
-    /// Makes `terminal` current with its `captures` into `input`, laying out its parameters.
+    /// Makes `terminal` current with its `captures` into `input`. Its parameters are laid out
+    /// when read (``parameter(at:)``): a few stores here, whatever the route.
     @inline(__always)
     mutating func activate(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput) {
         current = terminal
         currentTable = table
-        parameters.removeAll()
+        resultRouteID = terminal.routeID
         let shape = terminal.shape
-        let count = shape.pointee.nameCount
-        wildcard = shape.pointee.endsWithWildcard ? captures[count &- 1] : nil
-        if shape.pointee.endsWithWildcard { currentInput = input }
-        let pairs = queryPairs.count
-        if count == 0 && pairs == 0 { return }
-        let layout = shape.pointee.layout
-        let out = parameters.extend(by: count &+ pairs)
-        let values = input.values
-        for index in 0..<count {
-            let entry = layout[index]
-            let capture = captures[index]
-            out[index] = MatchParameter(name: entry.name, nameLength: entry.nameLength, nameString: entry.nameString,
-                                        value: values + Int(capture.start), valueLength: Int(capture.length))
-        }
-        for pair in 0..<pairs {
-            let query = queryPairs[pair]
-            out[count &+ pair] = MatchParameter(name: query.key, nameLength: query.keyLength, nameString: nil,
-                                                value: query.value, valueLength: query.valueLength)
-        }
+        let names = shape.pointee.nameCount
+        resultNameCount = names
+        resultCount = names &+ queryPairs.count
+        resultLayout = shape.pointee.layout
+        resultCaptures = captures
+        resultValues = input.values
+        resultBytes = input.bytes
     }
 
     /// Keeps `input` for declines, copying the path into this scratch when it is the caller's.
     mutating func keepForDeclines(_ input: WalkInput) {
+        leftovers = true
         guard !slowPath, input.end > input.start else {
             declineInput = input
             return
@@ -366,23 +403,13 @@ struct ScratchState {
     }
 }
 
-/// One (name, value) pair as handed to callers: pointers into the URL, the scratch or the name table.
+/// One decoded query item.
 @usableFromInline
-struct MatchParameter: BitwiseCopyable {
-    @usableFromInline var name: UnsafePointer<UInt8>
-    @usableFromInline var nameLength: Int
-    /// The interned name as a string (path parameters); `nil` for query keys.
-    var nameString: UnsafePointer<String>?
+struct QueryPair: BitwiseCopyable {
+    @usableFromInline var key: UnsafePointer<UInt8>
+    @usableFromInline var keyLength: Int
     @usableFromInline var value: UnsafePointer<UInt8>
     @usableFromInline var valueLength: Int
-}
-
-/// One decoded query item.
-struct QueryPair {
-    var key: UnsafePointer<UInt8>
-    var keyLength: Int
-    var value: UnsafePointer<UInt8>
-    var valueLength: Int
 }
 
 #if canImport(Glibc)

@@ -24,8 +24,8 @@ struct WalkInput {
 /// Where a parameter's value lies in ``WalkInput/values``.
 @usableFromInline
 struct Capture: BitwiseCopyable {
-    var start: Int32
-    var length: Int32
+    @usableFromInline var start: Int32
+    @usableFromInline var length: Int32
 }
 
 /// What a walk keeps between nodes: the captures of the path it is on and the best candidate so

@@ -13,15 +13,8 @@ import Synchronization
 /// bounded (``capacity``): past it, registering a route with a new name fails with
 /// `.outOfMemory` (`FR_ENOMEM`) instead of growing without end.
 package enum NameTable {
-    /// One parameter of a route variant: its name and the URL segment that holds its value
-    /// (-1 when it is a slice of a partial segment, found at match time).
-    struct LayoutEntry {
-        let name: UnsafePointer<UInt8>
-        let nameLength: Int
-        let segment: Int32
-        /// The same name as an immortal Swift string, so a match copies it instead of decoding it.
-        let nameString: UnsafePointer<String>
-    }
+    /// One parameter of a route variant (see ``ParameterLayoutEntry``).
+    typealias LayoutEntry = ParameterLayoutEntry
 
     /// Distinct parameter names one process may intern: 16M.
     static let capacity = 1 << 24
@@ -171,4 +164,16 @@ package enum NameTable {
         /// Distinct names interned so far.
         var count: Int { state.withLock { $0.names.count } }
     }
+}
+
+/// One parameter of a route variant: its name and the URL segment that holds its value (-1 when
+/// it is a slice of a partial segment, found at match time). Outside ``NameTable`` so that the
+/// inlinable result accessors the C boundary calls (``ScratchState/parameter(at:)``) can read it.
+@usableFromInline
+struct ParameterLayoutEntry {
+    @usableFromInline let name: UnsafePointer<UInt8>
+    @usableFromInline let nameLength: Int
+    let segment: Int32
+    /// The same name as an immortal Swift string, so a match copies it instead of decoding it.
+    let nameString: UnsafePointer<String>
 }

@@ -10,8 +10,8 @@ extension ScratchState {
     /// Prepares a walk over `url`: `nil` for an invalid URL (docs/SEMANTICS.md §3.4).
     /// - Complexity: one pass over the URL; allocates only when it is longer than any this
     ///   scratch has seen.
-    @inline(__always)
-    mutating func prepare(url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
+    @inline(never)
+    mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
                           foldAll: Bool) -> WalkInput? {
         host = nil
         hostLength = 0

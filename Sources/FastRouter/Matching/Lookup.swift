@@ -1,0 +1,182 @@
+/// One lookup, as a pipeline (docs/ARCHITECTURE.md, "One lookup through the C API"):
+/// scan the URL → enter the reader slot → walk the tables → decide (found, 405, none) → leave the
+/// slot → make the best candidate current.
+///
+/// Every stage pays only for what the URL and the tables use: a lookup resets the few words of
+/// its result, and clears what an earlier lookup left for declines or a 405 only when one did
+/// (``ScratchState/leftovers``); the query, the host, the method and declines cost nothing when
+/// the URL has none. `scanURL` and `walkTables` are functions of their own so that `make perf`
+/// can count each stage.
+extension RouterCore {
+    /// Finds the best candidate for `url` and makes it current in `scratch`.
+    /// Returns `.found`, `.noMatch` or `.invalidURL`.
+    /// - Complexity: one pass over the URL plus the tree paths it can follow; no heap allocation
+    ///   once `scratch` has served a lookup at least as large.
+    package func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
+        lookup(url, method: nil, scratch, collectingAll: false)
+    }
+
+    /// Finds the best candidate for a request, `method` and `url` (docs/SEMANTICS.md §3.7): the
+    /// best route that matches the URL and accepts the method. An empty `method` is a lookup
+    /// without one. Returns `.found`, `.noMatch`, `.methodNotAllowed` (the allowed methods are
+    /// in `scratch`), `.invalidURL` or `.invalidMethod` (not an HTTP token).
+    /// - Complexity: as ``match(url:into:)``, plus the comparison of the method with the names
+    ///   the router knows; no heap allocation once `scratch` is warm.
+    package func match(url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>,
+                       into scratch: MatchScratch) -> LookupStatus {
+        lookup(url, method: method.isEmpty ? nil : method, scratch, collectingAll: false)
+    }
+
+    /// ``match(url:into:)`` for a URL given as a Swift string: its bytes are copied into the
+    /// scratch first, since results (parameter values) point into the URL and a string lends
+    /// its bytes only for the duration of a call.
+    package func match(string url: String, into scratch: MatchScratch) -> LookupStatus {
+        let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
+        return match(url: bytes, into: scratch)
+    }
+
+    /// ``match(url:method:into:)`` for a URL given as a Swift string (copied as above).
+    package func match(string url: String, method: HTTPMethod, into scratch: MatchScratch) -> LookupStatus {
+        let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
+        return withUTF8(method.rawValue) { match(url: bytes, method: $0, into: scratch) }
+    }
+
+    /// Finds every candidate for `url` (that accepts `method`, when given) in one version of the
+    /// tables, best first, and makes the best one current; declines then step through that list,
+    /// whatever writers do meanwhile. For callers that want them all (``Router/matches(_:)``,
+    /// ``Router/candidates(_:)``).
+    package func matchAll(string url: String, method: HTTPMethod? = nil, into scratch: MatchScratch) -> LookupStatus {
+        let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
+        guard let method else { return lookup(bytes, method: nil, scratch, collectingAll: true) }
+        return withUTF8(method.rawValue) { lookup(bytes, method: $0, scratch, collectingAll: true) }
+    }
+
+    // MARK: The pipeline
+
+    @inline(__always)
+    private func lookup(_ url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>?, _ scratch: MatchScratch,
+                        collectingAll: Bool) -> LookupStatus {
+        let state = scratch.state
+        if state.pointee.leftovers { scratch.slot.unpin() }
+        state.pointee.clearResult()
+        // A URL that lies in this scratch (a parameter value of the last lookup) is moved first.
+        let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
+        guard let input = state.pointee.scanURL(url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace,
+                                                foldAll: options.caseInsensitivePaths) else { return .invalidURL }
+        let walk = state.pointer(to: \.walk).unsafelyUnwrapped
+        scratch.slot.enter(router: tag)
+        let roots = tables.current
+        walk.pointee.reserveCaptures(roots.maxCaptures)
+        walk.pointee.reset()
+        // The method is resolved after the tables are loaded: they use no name it cannot see.
+        var isHead = false
+        if let method {
+            let word = MethodTable.word(method)
+            let bit = methods.bit(of: method, word: word)
+            if bit == 0 && !HTTPMethod.isToken(method) {
+                scratch.slot.exit(holding: false)
+                return .invalidMethod
+            }
+            walk.pointee.methodBit = bit
+            isHead = word == MethodTable.headWord && method.count == 4 && options.headFallback
+        } else {
+            walk.pointee.methodBit = .max
+        }
+        if collectingAll { return collectAll(input, scratch, roots, isHead: isHead) }
+        var table = walkTables(input, scratch, roots)
+        if table < 0 && walk.pointee.rejectedMethods != 0 {
+            // The one HEAD/405 decision (docs/SEMANTICS.md §3.7).
+            if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
+                let firstHits = walk.pointee.limitHits
+                walk.pointee.reset()
+                walk.pointee.limitHits = firstHits
+                walk.pointee.methodBit = get
+                table = walkTables(input, scratch, roots)
+            }
+            if table < 0 {
+                scratch.slot.exit(holding: false)
+                countLimitHits(walk)
+                noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
+                return .methodNotAllowed
+            }
+        }
+        guard let best = walk.pointee.best else {
+            scratch.slot.exit(holding: false)
+            countLimitHits(walk)
+            return .noMatch
+        }
+        let mayDecline = walk.pointee.skipped
+        if mayDecline {
+            // Declines walk this very version: keep it (and, in Swift, every value it holds).
+            scratch.slot.pin(roots.version)
+            state.pointee.pinnedRoots = roots
+        }
+        if holdsPayloads {
+            if mayDecline {
+                scratch.slot.list(count: ReaderSlot.heldCapacity + 1) { _ in nil }
+            } else {
+                scratch.slot.list(count: 1) { _ in best.payload }
+            }
+            scratch.slot.exit(holding: true)
+        } else {
+            scratch.slot.exit(holding: false)
+        }
+        countLimitHits(walk)
+        state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: input)
+        if mayDecline {
+            state.pointee.core = Unmanaged.passUnretained(self)
+            state.pointee.coreIdentity = identity
+            state.pointee.keepForDeclines(input)
+        }
+        return .found
+    }
+
+    /// Walks the URL's scheme table, then (when nothing there matched and the fallback applies)
+    /// the global table. Returns which table the best candidate came from: 0 the scheme's, 1 the
+    /// global one, -1 none.
+    @inline(never)
+    func walkTables(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) -> Int {
+        let state = scratch.state
+        let walk = state.pointer(to: \.walk).unsafelyUnwrapped
+        var table = -1
+        let scheme = state.pointee.scheme
+        if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
+            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+            if walk.pointee.best != nil { table = 0 }
+        }
+        let fallback = scheme == nil || options.globalFallback
+        if table < 0 {
+            if fallback {
+                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+                if walk.pointee.best != nil { table = 1 }
+            }
+        } else if fallback {
+            // The global table's candidates come after the scheme table's: found on a decline.
+            walk.pointee.skipped = true
+        }
+        return table
+    }
+
+    /// Adds the walk's regex limit hits (docs/SEMANTICS.md §3.4) to the router's count: the one
+    /// place they are counted.
+    @inline(__always)
+    func countLimitHits(_ walk: UnsafeMutablePointer<WalkState>) {
+        let hits = walk.pointee.limitHits
+        if hits != 0 { regexLimitHits.add(hits, ordering: .relaxed) }
+    }
+
+    /// The bit of GET when a HEAD request that no route accepts falls back to GET routes: when
+    /// some route of the URL accepts GET (docs/SEMANTICS.md §3.7).
+    func getFallback(_ rejected: UInt64) -> UInt64? {
+        let get = methods.bit(of: .get)
+        return get != 0 && rejected & get != 0 ? get : nil
+    }
+
+    /// Records in `state` the methods a 405 allows: `rejected`, and HEAD when GET is among them
+    /// and GET routes serve HEAD requests.
+    func noteMethodNotAllowed(_ state: UnsafeMutablePointer<ScratchState>, _ rejected: UInt64) {
+        let get = methods.bit(of: .get)
+        state.pointee.noteAllowed(rejected, impliedHead: options.headFallback && get != 0 && rejected & get != 0,
+                                  table: methods)
+    }
+}
