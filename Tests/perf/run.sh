@@ -96,7 +96,7 @@ for set in $sets; do
   echo "$set: $c instructions/lookup$verdict"
   stages "$set.c" "$urls"
   s=$(count "$set.swift" swift_lookup_loop perfLookups "$lookups" "$routes" "$urls" "$lookups") || exit 1
-  echo "$set, Swift Router.match: $s instructions/lookup ($(( s * 100 / c ))% of the C API)"
+  echo "$set, Swift Router.match: $s instructions/lookup ($(( s * 100 / c ))% of the C API; target ≤ 130%)"
   [ "$r3" = yes ] || continue
   if ! r=$(count "$set.r3" r3_lookup_loop perf_lookups "$lookups" "$routes" "$urls" "$lookups" "$dir/answers.$set.r3" 2> /dev/null); then
     r3_note[$set]="r3_lookup_loop failed: $(head -n 1 "$dir/$set.r3.err")"

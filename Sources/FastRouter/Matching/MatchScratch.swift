@@ -143,6 +143,9 @@ struct ScratchState {
     var firstSegmentIsHost = false
     /// True when the last URL took the slow path.
     var slowPath = false
+    /// True when the last URL may have set a scheme, host, fragment or query pairs, or took the
+    /// slow path: a plain path clears them first (``clearURLExtras()``).
+    var urlExtras = false
     var fragment: UnsafePointer<UInt8>?
     var fragmentLength = 0
     @usableFromInline var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
@@ -224,9 +227,6 @@ struct ScratchState {
         segmentStarts.deallocate()
         segmentLengths.deallocate()
         url.deallocate()
-        decoded.deallocate()
-        joined.deallocate()
-        values.deallocate()
         queryPairs.deallocate()
         walk.deallocate()
     }
@@ -243,23 +243,20 @@ struct ScratchState {
     mutating func reserveBytes(_ count: Int) {
         guard count > byteCapacity else { return }
         url.deallocate()
-        decoded.deallocate()
-        joined.deallocate()
-        values.deallocate()
         byteCapacity = max(count, byteCapacity * 2)
         (url, decoded, joined, values) = Self.allocateBytes(byteCapacity)
     }
 
-    /// The byte buffers for URLs of up to `capacity` bytes, each padded. They start zeroed, so
-    /// that no load ever reads uninitialized memory (bytes past a URL are read and ignored).
+    /// The byte buffers for URLs of up to `capacity` bytes, each padded, in one allocation that
+    /// starts at ``url`` (so one range check tells whether a URL lies in any of them, see
+    /// ``holdsURL(_:)``). They start zeroed, so that no load ever reads uninitialized memory
+    /// (bytes past a URL are read and ignored).
     private static func allocateBytes(_ capacity: Int)
         -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
-        func make() -> UnsafeMutablePointer<UInt8> {
-            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
-            buffer.initialize(repeating: 0, count: capacity + padding)
-            return buffer
-        }
-        return (make(), make(), make(), make())
+        let stride = capacity + padding
+        let block = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * stride)
+        block.initialize(repeating: 0, count: 4 * stride)
+        return (block, block + stride, block + 2 * stride, block + 3 * stride)
     }
 
     // MARK: Results
@@ -387,6 +384,9 @@ struct ScratchState {
             declineInput = input
             return
         }
+        // A plain path is read where it is, so the scratch may not have grown to its length yet.
+        // (A URL longer than the buffers cannot lie in them: growing them frees nothing it reads.)
+        reserveBytes(input.end)
         // The fast path reads the caller's buffer, which may be gone by the time of a decline:
         // copy the URL up to the path's end, so offsets stay the same.
         url.update(from: input.bytes, count: input.end)

@@ -43,11 +43,8 @@ extension ScratchState {
     @inline(__always)
     func holdsURL(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = url.baseAddress else { return false }
-        let span = UInt(bitPattern: byteCapacity &+ Self.padding)
-        return UInt(bitPattern: start - UnsafePointer(self.url)) < span
-            || UInt(bitPattern: start - UnsafePointer(decoded)) < span
-            || UInt(bitPattern: start - UnsafePointer(joined)) < span
-            || UInt(bitPattern: start - UnsafePointer(values)) < span
+        // The four buffers are one allocation (see ``allocateBytes(_:)``).
+        return UInt(bitPattern: start - UnsafePointer(self.url)) < UInt(bitPattern: 4 &* (byteCapacity &+ Self.padding))
     }
 
     /// `url`, which lies in one of this scratch's buffers, moved to the start of the canonical
