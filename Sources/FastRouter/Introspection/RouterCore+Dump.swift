@@ -1,14 +1,16 @@
 /// A human-readable listing of a router's tables, for debugging and `fr_router_dump`.
 extension RouterCore {
-    /// Every table with its routes (methods, pattern, priority, id), then its trie, one node per line.
+    /// Every table with its routes (methods, pattern, priority, id), then its tree, one node (one
+    /// segment) per line.
     ///
     /// ```
     /// table global (2 routes)
     ///   /users/:id  priority 0  id 1
     ///   ...
-    ///   trie:
-    ///     users
-    ///       :param  -> id 1 /users/:id
+    ///   tree:
+    ///     "users"
+    ///       :param
+    ///         -> id 1  priority 0  /users/:id
     /// ```
     ///
     /// Routes and trie come from one snapshot (one hold of the writer lock), so a concurrent
@@ -33,11 +35,11 @@ extension RouterCore {
     }
 
     /// One line per node: how it is reached (`"literal"`, `{constraint}`, `:param`), then a line
-    /// per route ending there, then its children.
+    /// per route ending there, then its children (literal ones in index or chunk order).
     private func dumpNode(_ node: Node, label: String, indent: Int, patterns: [UInt64: String], into output: inout String) {
         let pad = String(repeating: " ", count: indent)
-        let prefix = String(decoding: node.prefixBytes.map { $0 == 0 ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
-        let line = label + (prefix.isEmpty ? "" : "\"\(prefix)\"")
+        let text = String(decoding: node.labelBytes.map { $0 == 0 ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
+        let line = label + (text.isEmpty ? "" : "\"\(text)\"")
         if !line.isEmpty { output += "\(pad)\(line)\n" }
         func describe(_ terminals: [Terminal], _ mark: String) {
             for terminal in terminals {
@@ -56,7 +58,7 @@ extension RouterCore {
         }
         describe(node.terminalList, "")
         describe(node.wildcardList, "* ")
-        for child in node.staticList {
+        for child in node.literalList {
             dumpNode(child, label: "", indent: indent + 2, patterns: patterns, into: &output)
         }
         for edge in node.edgeList {

@@ -123,7 +123,8 @@ struct Walker {
 
     // MARK: Visiting
 
-    /// Walks the subtree of `start`, whose prefix begins at `position`.
+    /// Walks the subtree of `start`, which stands for the path up to `position` (the `/` of the
+    /// next segment, or the path's end).
     func visit(_ start: Node, _ position: Int) {
         if input.foldLimit == 0 {
             visit(start, position, ExactBytes.self)
@@ -133,65 +134,59 @@ struct Walker {
     }
 
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
-    /// never tests ``WalkInput/foldLimit``.
+    /// never tests ``WalkInput/foldLimit``. One segment per turn: find its end and hash in one
+    /// pass (``SegmentHash/scan(_:from:end:readable:)``), then its literal child by the hash; a
+    /// node with nothing dynamic goes on to that child without recursion.
     private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ mode: Mode.Type) {
         var node = start
         var position = position
-        let bytes = input.bytes
         while true {
-            let length = node.prefixLength
-            if length != 0 {
-                guard input.end &- position >= length else { return }
-                if Mode.folds && position < input.foldLimit {
-                    guard foldedEqual(node.prefix, position, length) else { return }
-                } else {
-                    guard exactEqual(node.prefix, position, length) else { return }
-                }
-                position &+= length
-            }
             if position == input.end {
                 atEnd(node)
                 return
             }
             let flags = node.flags
-            if flags & 1 != 0 { return }
+            if flags & Node.leafFlag != 0 { return }
+            let segment = SegmentHash.scan(input.bytes, from: position &+ 1, end: input.end, readable: input.readable)
             if Mode.folds && position < input.foldLimit {
-                visitBranches(node, position, literal: nil, folded: true, mode)
+                visitBranches(node, position, segment, literal: nil, folded: true, mode)
                 return
             }
-            let literal = node.staticChild(startingWith: bytes[position])
-            if flags & 2 == 0 {
+            let literal = node.literalChild(for: segment, in: input.bytes, start: position &+ 1)
+            if flags & Node.dynamicFlag == 0 {
                 // A single way on: no recursion.
                 guard let literal else { return }
                 node = literal
+                position = segment.end
                 continue
             }
-            visitBranches(node, position, literal: literal, folded: false, mode)
+            visitBranches(node, position, segment, literal: literal, folded: false, mode)
             return
         }
     }
 
-    /// Everything that may follow `node` at `position` (inside the path), best rank first.
-    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, literal: Node?, folded: Bool,
-                                               _ mode: Mode.Type) {
+    /// Everything that may follow `node` for the segment after `position` (its `/`), best rank
+    /// first (docs/SEMANTICS.md §3.1): the literal child, the edges, the placeholder, the
+    /// wildcards.
+    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, _ segment: ScannedSegment, literal: Node?,
+                                               folded: Bool, _ mode: Mode.Type) {
         let versionBefore = state.pointee.version
         // The rank of the branch under which the best was found at this node, 0 for none.
         var bestRank: UInt8 = 0
+        let start = position &+ 1
+        let segmentEnd = segment.end
         if folded {
-            let byte = ASCII.lowercased(input.bytes[position])
-            for index in 0..<node.staticCount where ASCII.lowercased(node.firstBytes[index]) == byte {
-                visit(node.staticChild(at: index), position, mode)
+            // A folded segment may match several children (`/A` and `/a`): try each.
+            let length = segmentEnd &- start
+            node.forEachLiteral { child in
+                if child.labelLength == length && foldedEqual(child.label, start, length) { visit(child, segmentEnd, mode) }
             }
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         } else if let literal {
-            visit(literal, position, mode)
+            visit(literal, segmentEnd, mode)
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         }
         let edgeCount = node.edgeCount
-        let dynamic = edgeCount != 0 || node.hasParameter
-        // Dynamic edges sit where a segment starts; so does a wildcard's '/'.
-        var segmentEnd = 0
-        if dynamic { segmentEnd = self.segmentEnd(from: position) }
         if edgeCount != 0 {
             for index in 0..<edgeCount {
                 let edge = node.edge(at: index)
@@ -199,7 +194,7 @@ struct Walker {
                 guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank) else { continue }
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
-                if accepts(edge, position, segmentEnd) { visit(edge.child, segmentEnd, mode) }
+                if accepts(edge, start, segmentEnd) { visit(edge.child, segmentEnd, mode) }
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = rank }
             }
@@ -209,18 +204,18 @@ struct Walker {
             if shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: bestRank) {
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
-                push(Capture(start: Int32(truncatingIfNeeded: position),
-                             length: Int32(truncatingIfNeeded: segmentEnd &- position)))
+                push(Capture(start: Int32(truncatingIfNeeded: start),
+                             length: Int32(truncatingIfNeeded: segmentEnd &- start)))
                 visit(child, segmentEnd, mode)
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = SegmentRank.parameter.rawValue }
             }
         }
         let wildcards = node.wildcardCount
-        if wildcards != 0 && input.bytes[position] == UInt8(ascii: "/") {
+        if wildcards != 0 {
             // The rest of the path, without its leading '/'.
-            let rest = Capture(start: Int32(truncatingIfNeeded: position &+ 1),
-                               length: Int32(truncatingIfNeeded: input.end &- position &- 1))
+            let rest = Capture(start: Int32(truncatingIfNeeded: start),
+                               length: Int32(truncatingIfNeeded: input.end &- start))
             let first = node.terminalCount
             for index in first..<(first &+ wildcards) {
                 let terminal = node.terminal(at: index)
@@ -312,22 +307,6 @@ struct Walker {
 
     // MARK: Segments
 
-    /// Where the segment starting at `position` ends: the next '/' or the path's end.
-    @inline(__always)
-    private func segmentEnd(from position: Int) -> Int {
-        let bytes = input.bytes
-        let end = input.end
-        var index = position
-        while end &- index >= 8 {
-            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-            let slashes = ByteComparison.zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
-            if slashes != 0 { return index &+ slashes.trailingZeroBitCount &>> 3 }
-            index &+= 8
-        }
-        while index < end && bytes[index] != UInt8(ascii: "/") { index &+= 1 }
-        return index
-    }
-
     /// Whether `edge` accepts the segment `[start, end)`; pushes its captures when it does.
     @inline(never)
     private func accepts(_ edge: Edge, _ start: Int, _ end: Int) -> Bool {
@@ -366,41 +345,8 @@ struct Walker {
 
     // MARK: Comparing
 
-    /// Whether the `length` bytes at `position` equal `prefix`. A whole word is loaded from the
-    /// path when the input has room for it; the prefix always has (see ``Node``).
-    @inline(__always)
-    private func exactEqual(_ prefix: UnsafePointer<UInt8>, _ position: Int, _ length: Int) -> Bool {
-        let path = UnsafeRawPointer(input.bytes + position)
-        let key = UnsafeRawPointer(prefix)
-        var offset = 0
-        while length &- offset >= 8 {
-            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != key.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-                return false
-            }
-            offset &+= 8
-        }
-        let rest = length &- offset
-        if rest == 0 { return true }
-        let mask = ~(UInt64.max &<< UInt64(truncatingIfNeeded: rest &* 8))
-        let keyWord = key.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & mask
-        let at = position &+ offset
-        if input.readable &- at >= 8 {
-            return path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & mask == keyWord
-        }
-        if at &+ rest >= 8 {
-            // Near the end of the input: the word ending where the prefix ends, shifted down.
-            let word = UnsafeRawPointer(input.bytes).loadUnaligned(fromByteOffset: at &+ rest &- 8, as: UInt64.self)
-            return word &>> UInt64(truncatingIfNeeded: (8 &- rest) &* 8) == keyWord
-        }
-        while offset < length {
-            if path.load(fromByteOffset: offset, as: UInt8.self) != prefix[offset] { return false }
-            offset &+= 1
-        }
-        return true
-    }
-
-    /// ``exactEqual(_:_:_:)`` where some bytes (those before ``WalkInput/foldLimit``) compare
-    /// ASCII case-insensitively.
+    /// Whether the `length` bytes at `position` equal `prefix`, those before
+    /// ``WalkInput/foldLimit`` compared ASCII case-insensitively.
     @inline(never)
     private func foldedEqual(_ prefix: UnsafePointer<UInt8>, _ position: Int, _ length: Int) -> Bool {
         for offset in 0..<length {

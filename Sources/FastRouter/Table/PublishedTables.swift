@@ -16,8 +16,7 @@ struct PublishedTables: ~Copyable {
     nonisolated(unsafe) package static var checksEveryUpdate = false
 
     init() {
-        let empty = Node.make(prefix: [], slashes: 0, parameter: nil, statics: [], edges: [], terminals: [],
-                              wildcards: [])
+        let empty = Node.make(label: [], literals: .none, parameter: nil, edges: [], terminals: [], wildcards: [])
         roots.store(UInt(bitPattern: TableRoots.make([(nil, empty)], maxCaptures: 0, version: 1).base),
                     ordering: .sequentiallyConsistent)
     }
@@ -49,7 +48,7 @@ struct PublishedTables: ~Copyable {
         roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
         ReaderRegistry.waitForReaders(in: router)
         let oldestPin = ReaderRegistry.oldestPin(of: router)
-        let replaced = RetiredVersion(version: old.version, roots: old, nodes: editor.replaced)
+        let replaced = RetiredVersion(version: old.version, roots: old, blocks: editor.replaced)
         // What a version replaced is reachable from that version and older ones only.
         let kept = oldestPin.map { $0 <= old.version } ?? false
         if kept {
@@ -73,23 +72,25 @@ struct PublishedTables: ~Copyable {
         tables.deallocate()
     }
 
+    /// Frees `node`, its chunks (``LiteralChunk``) and everything below.
     private static func free(_ node: Node) {
         for child in node.children { free(child) }
+        for chunk in node.chunkBlocks { chunk.deallocate() }
         node.deallocate()
     }
 }
 
-/// What one publication replaced: the old version's roots and the nodes no later version
-/// reaches, kept while a reader pins that version or an older one.
+/// What one publication replaced: the old version's roots and the blocks (nodes and chunks) no
+/// later version reaches, kept while a reader pins that version or an older one.
 struct RetiredVersion {
     var version: UInt64
     var roots: TableRoots
-    var nodes: [Node]
+    var blocks: [UnsafeMutableRawPointer]
     /// Regexes and partial templates its edges use that the router no longer holds.
     var keepAlive: [AnyObject] = []
 
     func free() {
-        for node in nodes { node.deallocate() }
+        for block in blocks { block.deallocate() }
         roots.deallocate()
     }
 }

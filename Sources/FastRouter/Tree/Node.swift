@@ -1,25 +1,25 @@
-
 /// A published node of the lookup tree: one immutable block of memory (docs/ARCHITECTURE.md,
 /// "The lookup tree").
 ///
-/// The tree is a radix tree over the bytes of a canonical path (`/seg/seg...`). A node holds
-/// a literal `prefix` the URL must continue with, then what may follow it, in the order a walk
-/// tries them (docs/SEMANTICS.md §3.1): literal children (by their first byte), partial-segment
-/// and constraint edges, the plain-placeholder child, and the routes ending here. A node whose
-/// prefix ends a segment holds the routes that end there (`terminals`) and the wildcards that
-/// take the rest (`wildcards`); a node whose prefix ends with `/` (or a table root) holds the
-/// dynamic edges for the segment that starts there.
+/// The tree is a trie of whole segments: a node stands for one segment of a canonical path
+/// (`/seg/seg...`) — a literal segment (its `label`), or one a dynamic edge or placeholder took
+/// (no label) — and holds what may follow it, in the order a walk tries it (docs/SEMANTICS.md
+/// §3.1): literal children (found by the next segment's hash, see ``LiteralChildren``), partial
+/// segment and constraint edges, the plain-placeholder child, the routes that end here
+/// (`terminals`) and the wildcards that take the rest (`wildcards`). A table's root stands for
+/// the empty path.
 ///
 /// Once published a node never changes: an update writes new versions of the nodes on its path
 /// (see ``TreeEditor``), so a reader that loaded a root sees one consistent version. The block:
 ///
-///     header (32 bytes)
+///     header (40 bytes)
+///     literal children: a small node's index (8 or 16 tag bytes, then 8 per child),
+///                       a large node's root chunk (8)
 ///     parameter child (8, when there is one)
-///     literal children (8 each)
 ///     edges (24 each)
 ///     terminals, then wildcards (40 each)
-///     first bytes of the literal children (1 each)
-///     prefix bytes, then 16 zero bytes (word and 16-byte loads never leave the block)
+///     label bytes, then at least 8 zero bytes (only for a label of 8 bytes or more: a shorter
+///     one is all in ``labelTail``)
 struct Node: BitwiseCopyable {
     /// The block's address. Nodes are compared by identity.
     let base: UnsafeMutableRawPointer
@@ -31,136 +31,124 @@ struct Node: BitwiseCopyable {
     /// The best ``Terminal/key`` of every route in this subtree: a walk skips a subtree that
     /// cannot beat what it already holds. `Int64.min` when there is none.
     @inline(__always) var maxKey: Int64 { base.load(as: Int64.self) }
-    @inline(__always) var prefixLength: Int { Int(base.load(fromByteOffset: 8, as: UInt32.self)) }
-    @inline(__always) var staticCount: Int { Int(base.load(fromByteOffset: 12, as: UInt16.self)) }
-    @inline(__always) var edgeCount: Int { Int(base.load(fromByteOffset: 14, as: UInt16.self)) }
-    @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 16, as: UInt16.self)) }
-    @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 18, as: UInt16.self)) }
-    /// Number of `/` from the table root through the end of this node's prefix: the segment a
-    /// dynamic edge here consumes has index `slashes - 1`.
-    @inline(__always) var slashes: Int { Int(base.load(fromByteOffset: 20, as: UInt16.self)) }
-    @inline(__always) var hasParameter: Bool { base.load(fromByteOffset: 22, as: UInt8.self) != 0 }
-    /// True when the node has no literal child, edge, parameter child or wildcard: after its
-    /// prefix the URL must end.
-    @inline(__always) var isLeafOnly: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 1 != 0 }
-    /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``. One load for both.
-    @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 23, as: UInt8.self) }
+    /// The label's bytes after its last whole word, zero-padded (all of a label shorter than 8):
+    /// with ``labelLength``, one compare confirms a short segment.
+    @inline(__always) var labelTail: UInt64 { base.load(fromByteOffset: 8, as: UInt64.self) }
+    @inline(__always) var labelLength: Int { Int(base.load(fromByteOffset: 16, as: UInt32.self)) }
+    /// Literal children, in the index or in the chunks.
+    @inline(__always) var literalCount: Int { Int(base.load(fromByteOffset: 20, as: UInt32.self)) }
+    @inline(__always) var edgeCount: Int { Int(base.load(fromByteOffset: 24, as: UInt16.self)) }
+    @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 26, as: UInt16.self)) }
+    @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 28, as: UInt16.self)) }
+    /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``; bit 2: ``hasParameter``; bit 3:
+    /// ``isChunked``. One load for all.
+    @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 30, as: UInt8.self) }
+    /// True when the node has no literal child, edge, parameter child or wildcard: after it the
+    /// URL must end.
+    @inline(__always) var isLeafOnly: Bool { flags & Self.leafFlag != 0 }
     /// True when the node has edges, a parameter child or wildcards: a walk may branch here.
-    @inline(__always) var hasDynamic: Bool { base.load(fromByteOffset: 23, as: UInt8.self) & 2 != 0 }
-    /// Where the prefix bytes start in the block (the literal children's first bytes end there).
-    @inline(__always) private var prefixOffset: Int { Int(base.load(fromByteOffset: 24, as: UInt32.self)) }
-    /// Where the terminals start in the block.
-    @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 28, as: UInt32.self)) }
+    @inline(__always) var hasDynamic: Bool { flags & Self.dynamicFlag != 0 }
+    @inline(__always) var hasParameter: Bool { flags & Self.parameterFlag != 0 }
+    /// True when the literal children are in chunks (more than ``LiteralChildren/inlineLimit``).
+    @inline(__always) var isChunked: Bool { flags & Self.chunkedFlag != 0 }
+    /// Where the terminals start in the block; the edges end there.
+    @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 32, as: UInt32.self)) }
+    /// Where the label's bytes are: offset 8 (``labelTail``) for a label shorter than 8.
+    @inline(__always) private var labelOffset: Int { Int(base.load(fromByteOffset: 36, as: UInt32.self)) }
 
-    static let headerSize = 32
+    static let headerSize = 40
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride
+    static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8
 
     // MARK: Sections
 
-    @inline(__always) var parameterChild: Node { Node(base.load(fromByteOffset: Self.headerSize, as: UnsafeMutableRawPointer.self)) }
-    @inline(__always) private var staticOffset: Int { Self.headerSize &+ (hasParameter ? 8 : 0) }
-    @inline(__always) func staticChild(at index: Int) -> Node {
-        Node((base + (staticOffset &+ 8 &* index)).load(as: UnsafeMutableRawPointer.self))
+    /// The label's bytes (``labelLength`` of them; a whole word may be loaded from any of them).
+    @inline(__always) var label: UnsafePointer<UInt8> { UnsafePointer((base + labelOffset).assumingMemoryBound(to: UInt8.self)) }
+    @inline(__always) private var edgeOffset: Int { terminalOffset &- Self.edgeSize &* edgeCount }
+    @inline(__always) var parameterChild: Node {
+        Node(base.load(fromByteOffset: edgeOffset &- 8, as: UnsafeMutableRawPointer.self))
     }
-    @inline(__always) private var edgeOffset: Int { staticOffset &+ 8 &* staticCount }
     @inline(__always) func edge(at index: Int) -> Edge { (base + (edgeOffset &+ Self.edgeSize &* index)).load(as: Edge.self) }
-    @inline(__always) private var computedTerminalOffset: Int { edgeOffset &+ Self.edgeSize &* edgeCount }
     /// Terminal `index`; the wildcards follow the terminals (index `terminalCount + i`).
     @inline(__always) func terminal(at index: Int) -> Terminal {
         (base + (terminalOffset &+ Self.terminalSize &* index)).load(as: Terminal.self)
     }
-    @inline(__always) private var firstByteOffset: Int { prefixOffset &- staticCount }
-    @inline(__always) var firstBytes: UnsafePointer<UInt8> { UnsafePointer((base + firstByteOffset).assumingMemoryBound(to: UInt8.self)) }
-    @inline(__always) var prefix: UnsafePointer<UInt8> { UnsafePointer((base + prefixOffset).assumingMemoryBound(to: UInt8.self)) }
-
-    /// The literal child whose prefix starts with `byte`, if any: sixteen first bytes compared
-    /// at once (the block has room for a whole load past them, see ``make``).
-    @inline(__always)
-    func staticChild(startingWith byte: UInt8) -> Node? {
-        let count = staticCount
-        let bytes = UnsafeRawPointer(firstBytes)
-        var start = 0
-        while start < count {
-            let block = bytes.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
-            var hits = LaneMask.of(block .== SIMD16(repeating: byte))
-            let left = count &- start
-            if left < 16 { hits &= (1 &<< UInt32(truncatingIfNeeded: left)) &- 1 }
-            if hits != 0 { return staticChild(at: start &+ hits.trailingZeroBitCount) }
-            start &+= 16
-        }
-        return nil
-    }
-
 
     // MARK: Making and freeing
 
-    /// Writes a new block. `slashes` counts the `/` from the table root through `prefix`.
-    static func make(prefix: [UInt8], slashes: Int, parameter: Node?, statics: [Node], edges: [Edge],
+    /// Writes a new block. `label`: the literal segment the node stands for (empty for a root or
+    /// a dynamic segment's node).
+    static func make(label: [UInt8], literals: FrozenLiterals, parameter: Node?, edges: [Edge],
                      terminals: [Terminal], wildcards: [Terminal]) -> Node {
-        let size = headerSize + (parameter == nil ? 0 : 8) + 8 * statics.count + edgeSize * edges.count
-            + terminalSize * (terminals.count + wildcards.count) + statics.count + prefix.count + 16
-        precondition(statics.count <= 256 && edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
-                     && wildcards.count <= Int(UInt16.max) && slashes <= Int(UInt16.max) && size <= Int(UInt32.max),
+        let literalSize = literals.byteCount
+        let terminalOffset = headerSize + literalSize + (parameter == nil ? 0 : 8) + edgeSize * edges.count
+        let labelOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count)
+        let storesLabel = label.count >= 8
+        let size = labelOffset + (storesLabel ? (label.count + 15) & ~7 : 0)
+        precondition(edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
+                     && wildcards.count <= Int(UInt16.max) && size <= Int(UInt32.max),
                      "a tree node outgrew its header")
         let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        var maxKey = Int64.min
+        var maxKey = literals.maxKey
         for terminal in terminals { maxKey = Swift.max(maxKey, terminal.key) }
         for terminal in wildcards { maxKey = Swift.max(maxKey, terminal.key) }
         if let parameter { maxKey = Swift.max(maxKey, parameter.maxKey) }
-        for child in statics { maxKey = Swift.max(maxKey, child.maxKey) }
         for edge in edges { maxKey = Swift.max(maxKey, edge.child.maxKey) }
         base.storeBytes(of: maxKey, as: Int64.self)
-        base.storeBytes(of: UInt32(prefix.count), toByteOffset: 8, as: UInt32.self)
-        base.storeBytes(of: UInt16(statics.count), toByteOffset: 12, as: UInt16.self)
-        base.storeBytes(of: UInt16(edges.count), toByteOffset: 14, as: UInt16.self)
-        base.storeBytes(of: UInt16(terminals.count), toByteOffset: 16, as: UInt16.self)
-        base.storeBytes(of: UInt16(wildcards.count), toByteOffset: 18, as: UInt16.self)
-        base.storeBytes(of: UInt16(slashes), toByteOffset: 20, as: UInt16.self)
-        base.storeBytes(of: parameter == nil ? 0 : 1, toByteOffset: 22, as: UInt8.self)
-        let leaf = parameter == nil && statics.isEmpty && edges.isEmpty && wildcards.isEmpty
+        base.storeBytes(of: SegmentHash.tail(of: label), toByteOffset: 8, as: UInt64.self)
+        base.storeBytes(of: UInt32(label.count), toByteOffset: 16, as: UInt32.self)
+        base.storeBytes(of: UInt32(literals.count), toByteOffset: 20, as: UInt32.self)
+        base.storeBytes(of: UInt16(edges.count), toByteOffset: 24, as: UInt16.self)
+        base.storeBytes(of: UInt16(terminals.count), toByteOffset: 26, as: UInt16.self)
+        base.storeBytes(of: UInt16(wildcards.count), toByteOffset: 28, as: UInt16.self)
+        let leaf = parameter == nil && literals.count == 0 && edges.isEmpty && wildcards.isEmpty
         let dynamic = parameter != nil || !edges.isEmpty || !wildcards.isEmpty
-        base.storeBytes(of: (leaf ? 1 : 0) | (dynamic ? 2 : 0), toByteOffset: 23, as: UInt8.self)
-        let staticOffset = headerSize + (parameter == nil ? 0 : 8)
-        let terminalOffset = staticOffset + 8 * statics.count + edgeSize * edges.count
-        let prefixOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count) + statics.count
-        base.storeBytes(of: UInt32(prefixOffset), toByteOffset: 24, as: UInt32.self)
-        base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 28, as: UInt32.self)
-        let node = Node(base)
-        assert(node.computedTerminalOffset == terminalOffset)
-        if let parameter { base.storeBytes(of: parameter.base, toByteOffset: headerSize, as: UnsafeMutableRawPointer.self) }
-        for (index, child) in statics.enumerated() {
-            base.storeBytes(of: child.base, toByteOffset: node.staticOffset + 8 * index, as: UnsafeMutableRawPointer.self)
-            base.storeBytes(of: child.prefix[0], toByteOffset: node.firstByteOffset + index, as: UInt8.self)
+        var flags: UInt8 = leaf ? leafFlag : 0
+        if dynamic { flags |= dynamicFlag }
+        if parameter != nil { flags |= parameterFlag }
+        if case .chunked = literals { flags |= chunkedFlag }
+        base.storeBytes(of: flags, toByteOffset: 30, as: UInt8.self)
+        base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 32, as: UInt32.self)
+        base.storeBytes(of: UInt32(storesLabel ? labelOffset : 8), toByteOffset: 36, as: UInt32.self)
+        literals.write(to: base + headerSize)
+        var offset = headerSize + literalSize
+        if let parameter {
+            base.storeBytes(of: parameter.base, toByteOffset: offset, as: UnsafeMutableRawPointer.self)
+            offset += 8
         }
-        for (index, edge) in edges.enumerated() {
-            base.storeBytes(of: edge, toByteOffset: node.edgeOffset + edgeSize * index, as: Edge.self)
+        for edge in edges {
+            base.storeBytes(of: edge, toByteOffset: offset, as: Edge.self)
+            offset += edgeSize
         }
-        for (index, terminal) in terminals.enumerated() {
-            base.storeBytes(of: terminal, toByteOffset: terminalOffset + terminalSize * index, as: Terminal.self)
+        for terminal in terminals + wildcards {
+            base.storeBytes(of: terminal, toByteOffset: offset, as: Terminal.self)
+            offset += terminalSize
         }
-        for (index, terminal) in wildcards.enumerated() {
-            base.storeBytes(of: terminal, toByteOffset: terminalOffset + terminalSize * (terminals.count + index),
-                            as: Terminal.self)
+        if storesLabel {
+            for (index, byte) in label.enumerated() { base.storeBytes(of: byte, toByteOffset: labelOffset + index, as: UInt8.self) }
         }
-        for (index, byte) in prefix.enumerated() { base.storeBytes(of: byte, toByteOffset: prefixOffset + index, as: UInt8.self) }
-        return node
+        return Node(base)
     }
 
-    /// Frees the block (not its children). Only after every reader that could reach it has left.
+    /// Frees the block (not its children, nor its chunks). Only after every reader that could
+    /// reach it has left.
     func deallocate() { base.deallocate() }
 
     // MARK: Reading back
 
-    var prefixBytes: [UInt8] { Array(UnsafeBufferPointer(start: prefix, count: prefixLength)) }
-    var staticList: [Node] { (0..<staticCount).map(staticChild(at:)) }
+    var labelBytes: [UInt8] { Array(UnsafeBufferPointer(start: label, count: labelLength)) }
+    /// The hash of the label, computed from the block (see ``SegmentHash``).
+    var labelHash: UInt64 {
+        SegmentHash.scan(label, from: 0, end: labelLength, readable: labelLength < 8 ? 8 : (labelLength + 8) & ~7).hash
+    }
     var edgeList: [Edge] { (0..<edgeCount).map(edge(at:)) }
     var terminalList: [Terminal] { (0..<terminalCount).map(terminal(at:)) }
     var wildcardList: [Terminal] { (terminalCount..<(terminalCount + wildcardCount)).map(terminal(at:)) }
-    /// Every child, in walk order.
+    /// Every child, in walk order (literal children in index or chunk order).
     var children: [Node] {
-        staticList + edgeList.map(\.child) + (hasParameter ? [parameterChild] : [])
+        literalList + edgeList.map(\.child) + (hasParameter ? [parameterChild] : [])
     }
 }
 

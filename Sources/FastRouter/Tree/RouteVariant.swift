@@ -3,7 +3,7 @@
 struct RouteVariant {
     /// What makes it a duplicate: its table, host rule, priority and path.
     var key: DuplicateKey
-    /// The path as the tree spells it: literal runs (`/users/`), dynamic segments, then the end.
+    /// The path as the tree spells it: one step per segment, then the end.
     var steps: [PathStep]
     var expansion: Int
 
@@ -13,40 +13,24 @@ struct RouteVariant {
         self.key = key
         self.expansion = expansion
         var steps: [PathStep] = []
-        var run: [UInt8] = []
-        func flush() {
-            if !run.isEmpty { steps.append(.literal(run)) }
-            run = []
-        }
         for (index, shape) in key.segments.enumerated() {
             switch shape {
             case .literal(let bytes):
-                run.append(UInt8(ascii: "/"))
                 // A decoded '/' stays inside its segment: the tree spells it as NUL, which no
                 // valid URL holds (docs/SEMANTICS.md §3.2), so it never reads as a separator.
-                run += bytes.map { $0 == UInt8(ascii: "/") ? 0 : $0 }
+                steps.append(.literal(bytes.map { $0 == UInt8(ascii: "/") ? 0 : $0 }))
             case .parameter:
-                run.append(UInt8(ascii: "/"))
-                flush()
                 steps.append(.parameter)
             case .constrained(let constraint):
-                run.append(UInt8(ascii: "/"))
-                flush()
                 let pointer: UnsafeRawPointer? = if case .regex = constraint { resolved[index] } else { nil }
                 steps.append(.edge(code: BuiltinCode.of(constraint).rawValue, matcher: pointer))
             case .partial:
-                run.append(UInt8(ascii: "/"))
-                flush()
                 steps.append(.edge(code: BuiltinCode.partial.rawValue, matcher: resolved[index]))
             case .wildcard:
-                flush()
                 steps.append(.wildcard)
             }
         }
-        if key.segments.last != .wildcard {
-            flush()
-            steps.append(.end)
-        }
+        if key.segments.last != .wildcard { steps.append(.end) }
         self.steps = steps
     }
 
@@ -78,7 +62,7 @@ struct RouteVariant {
 
 /// One step of a path through the tree.
 enum PathStep {
-    /// Bytes to follow, separators included (`/repos/`).
+    /// A literal segment's bytes, without its `/` (a decoded `/` spelled NUL).
     case literal([UInt8])
     /// A plain placeholder: one whole segment.
     case parameter

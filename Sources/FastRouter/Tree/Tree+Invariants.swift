@@ -2,13 +2,12 @@
 /// call ``RouterCore/checkInvariants()`` after every change; a broken rule stops the process
 /// with the rule's name.
 enum TreeInvariants {
-    /// Checks every table of `roots`, and that none of the blocks in `freed` (replaced by the
-    /// update that published `roots`) is reachable from them.
-    static func check(_ roots: TableRoots, freed: [Node] = []) {
+    /// Checks every table of `roots`, and that none of the blocks in `freed` (nodes and chunks
+    /// replaced by the update that published `roots`) is reachable from them.
+    static func check(_ roots: TableRoots, freed: [UnsafeMutableRawPointer] = []) {
         var reachable = Set<UInt>()
         var captures = 0
-        check(roots.global, isRoot: true, pathEndsSegment: true, slashes: 0, captures: 0, maxCaptures: &captures,
-              reachable: &reachable)
+        check(roots.global, isRoot: true, isLiteral: false, captures: 0, maxCaptures: &captures, reachable: &reachable)
         var schemes = Set<[UInt8]>()
         for index in 0..<roots.schemeCount {
             let entry = roots.scheme(at: index)
@@ -16,37 +15,27 @@ enum TreeInvariants {
             precondition(schemes.insert(name).inserted, "invariant: one table per scheme")
             precondition(name.allSatisfy { ASCII.lowercased($0) == $0 }, "invariant: scheme names are lower-cased")
             precondition(!entry.root.isEmptyRoot, "invariant: an empty scheme table is dropped")
-            check(entry.root, isRoot: true, pathEndsSegment: true, slashes: 0, captures: 0, maxCaptures: &captures,
-                  reachable: &reachable)
+            check(entry.root, isRoot: true, isLiteral: false, captures: 0, maxCaptures: &captures, reachable: &reachable)
         }
         precondition(captures <= roots.maxCaptures, "invariant: maxCaptures covers every route's parameters")
-        for node in freed {
-            precondition(!reachable.contains(UInt(bitPattern: node.base)), "invariant: nothing freed is reachable")
+        for block in freed {
+            precondition(!reachable.contains(UInt(bitPattern: block)), "invariant: nothing freed is reachable")
         }
     }
 
-    /// Checks `node` and its subtree. `pathEndsSegment`: the bytes before the node's prefix end
-    /// a segment (a table root, or after a dynamic edge); `captures`: parameters passed on the
-    /// way here.
-    private static func check(_ node: Node, isRoot: Bool, pathEndsSegment: Bool, slashes: Int, captures: Int,
-                              maxCaptures: inout Int, reachable: inout Set<UInt>) {
+    /// Checks `node` and its subtree. `isLiteral`: a literal child (it has a label; a root or a
+    /// dynamic segment's node has none); `captures`: parameters passed on the way here.
+    private static func check(_ node: Node, isRoot: Bool, isLiteral: Bool, captures: Int, maxCaptures: inout Int,
+                              reachable: inout Set<UInt>) {
         precondition(reachable.insert(UInt(bitPattern: node.base)).inserted, "invariant: the tree is a tree (one parent per node)")
-        let prefix = node.prefixBytes
-        let slashesHere = slashes + prefix.filter { $0 == UInt8(ascii: "/") }.count
-        precondition(node.slashes == slashesHere, "invariant: a node counts the '/' from its table root")
-        // Where the node's path ends: at a segment's end, or right after its '/'.
-        let endsSegment = prefix.isEmpty ? pathEndsSegment : prefix.last != UInt8(ascii: "/")
-        let startsSegment = prefix.isEmpty ? !pathEndsSegment : prefix.last == UInt8(ascii: "/")
+        let label = node.labelBytes
+        precondition(isLiteral == !label.isEmpty, "invariant: literal children have a label, no other node does")
+        precondition(!label.contains(UInt8(ascii: "/")), "invariant: a label is one segment (a decoded '/' is NUL)")
+        precondition(node.labelTail == SegmentHash.tail(of: label), "invariant: labelTail is the label's last partial word")
         let hasOwn = node.terminalCount > 0 || node.wildcardCount > 0
         if !isRoot {
-            precondition(hasOwn || node.staticCount + node.edgeCount > 0 || node.hasParameter,
+            precondition(hasOwn || node.literalCount + node.edgeCount > 0 || node.hasParameter,
                          "invariant: no node without routes below it")
-            precondition(hasOwn || node.hasParameter || node.edgeCount > 0 || node.staticCount != 1,
-                         "invariant: no chain of nodes a single one could hold")
-        }
-        if hasOwn { precondition(endsSegment, "invariant: routes end where a segment ends") }
-        if node.hasParameter || node.edgeCount > 0 {
-            precondition(startsSegment, "invariant: dynamic segments start after a '/'")
         }
         var maxKey = Int64.min
         for index in 0..<(node.terminalCount + node.wildcardCount) {
@@ -66,15 +55,11 @@ enum TreeInvariants {
             }
         }
         maxCaptures = max(maxCaptures, captures + (node.wildcardCount > 0 ? 1 : 0))
-        var previous = -1
-        for index in 0..<node.staticCount {
-            let child = node.staticChild(at: index)
-            precondition(child.prefixLength > 0, "invariant: literal children have a prefix")
-            precondition(Int(node.firstBytes[index]) > previous, "invariant: literal children sorted by distinct first bytes")
-            precondition(node.firstBytes[index] == child.prefix[0], "invariant: first bytes index their children")
-            previous = Int(node.firstBytes[index])
-            check(child, isRoot: false, pathEndsSegment: endsSegment, slashes: slashesHere, captures: captures,
-                  maxCaptures: &maxCaptures, reachable: &reachable)
+        let literals = checkLiterals(node, reachable: &reachable)
+        var labels = Set<[UInt8]>()
+        for child in literals {
+            precondition(labels.insert(child.labelBytes).inserted, "invariant: literal siblings have distinct labels")
+            check(child, isRoot: false, isLiteral: true, captures: captures, maxCaptures: &maxCaptures, reachable: &reachable)
             maxKey = max(maxKey, child.maxKey)
         }
         var lastRank = UInt8.max
@@ -86,18 +71,97 @@ enum TreeInvariants {
             if edge.code == BuiltinCode.partial.rawValue {
                 count = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher!)._withUnsafeGuaranteedRef { $0.parameterCount }
             }
-            check(edge.child, isRoot: false, pathEndsSegment: true, slashes: slashesHere, captures: captures + count,
-                  maxCaptures: &maxCaptures, reachable: &reachable)
+            check(edge.child, isRoot: false, isLiteral: false, captures: captures + count, maxCaptures: &maxCaptures,
+                  reachable: &reachable)
             maxKey = max(maxKey, edge.child.maxKey)
         }
         if node.hasParameter {
-            check(node.parameterChild, isRoot: false, pathEndsSegment: true, slashes: slashesHere, captures: captures + 1,
-                  maxCaptures: &maxCaptures, reachable: &reachable)
+            check(node.parameterChild, isRoot: false, isLiteral: false, captures: captures + 1, maxCaptures: &maxCaptures,
+                  reachable: &reachable)
             maxKey = max(maxKey, node.parameterChild.maxKey)
         }
         precondition(node.maxKey == maxKey, "invariant: maxKey is the best key below")
-        let leaf = !node.hasParameter && node.staticCount == 0 && node.edgeCount == 0 && node.wildcardCount == 0
+        let leaf = !node.hasParameter && node.literalCount == 0 && node.edgeCount == 0 && node.wildcardCount == 0
         precondition(node.isLeafOnly == leaf, "invariant: the leaf flag")
+        let dynamic = node.hasParameter || node.edgeCount > 0 || node.wildcardCount > 0
+        precondition(node.hasDynamic == dynamic, "invariant: the dynamic flag")
+    }
+
+    /// Checks how `node` finds its literal children (index or chunks, see ``LiteralChildren``)
+    /// and returns them.
+    private static func checkLiterals(_ node: Node, reachable: inout Set<UInt>) -> [Node] {
+        let count = node.literalCount
+        precondition(node.isChunked == (count > LiteralChildren.inlineLimit),
+                     "invariant: a node indexes up to inlineLimit literal children and chunks more")
+        guard node.isChunked else {
+            var previous: (hash: UInt64, label: [UInt8])?
+            for index in 0..<count {
+                let child = node.indexedChild(at: index)
+                let hash = child.labelHash
+                precondition(node.tag(at: index) == SegmentHash.tag(hash), "invariant: an index's tags are its children's")
+                if let previous {
+                    precondition(previous.hash < hash || (previous.hash == hash
+                                                          && previous.label.lexicographicallyPrecedes(child.labelBytes)),
+                                 "invariant: an index is sorted by hash, then label")
+                }
+                previous = (hash, child.labelBytes)
+            }
+            for index in count..<LiteralChildren.tagBytes(max(count, 1)) where count > 0 {
+                precondition(node.tag(at: index) == 0, "invariant: an index's unused tags are 0")
+            }
+            return (0..<count).map(node.indexedChild(at:))
+        }
+        var children: [Node] = []
+        let (below, _) = checkChunk(node.rootChunk, level: 0, hashPrefix: 0, isRoot: true, reachable: &reachable,
+                                    children: &children)
+        precondition(below == count, "invariant: a node counts its chunked children")
+        return children
+    }
+
+    /// Checks a chunk and those below it: each child in the slot of its hash bits under the bits
+    /// of the chunks above (`hashPrefix`), no chunk that a single child could replace, counts and
+    /// maxKey. Returns its children's count and best key.
+    private static func checkChunk(_ chunk: LiteralChunk, level: Int, hashPrefix: UInt64, isRoot: Bool,
+                                   reachable: inout Set<UInt>, children: inout [Node]) -> (Int, Int64) {
+        precondition(reachable.insert(UInt(bitPattern: chunk.base)).inserted, "invariant: a chunk has one parent")
+        var count = 0
+        var maxKey = Int64.min
+        let entries = chunk.entries(level: level)
+        if !isRoot {
+            precondition(entries.count > 1 || entries.contains { if case .chunk = $0.entry { true } else { false } },
+                         "invariant: a chunk holds more than one child")
+        }
+        let prefixBits = UInt64(5 * level)
+        var previousLabel: [UInt8]?
+        for (slot, entry) in entries {
+            let slotPrefix = level >= LiteralChildren.hashLevels ? hashPrefix : hashPrefix << 5 | UInt64(slot)
+            switch entry {
+            case .child(let node):
+                let hash = node.labelHash
+                if level >= LiteralChildren.hashLevels {
+                    precondition(hash >> 4 == hashPrefix, "invariant: a collision list holds equal hashes")
+                    if let previousLabel {
+                        precondition(previousLabel.lexicographicallyPrecedes(node.labelBytes),
+                                     "invariant: a collision list is sorted by label")
+                    }
+                    previousLabel = node.labelBytes
+                } else {
+                    precondition(hash >> (59 - prefixBits) == slotPrefix, "invariant: a child sits in its hash's slot")
+                }
+                children.append(node)
+                count += 1
+                maxKey = max(maxKey, node.maxKey)
+            case .chunk(let below):
+                precondition(level < LiteralChildren.hashLevels, "invariant: no chunk below a collision list")
+                let (belowCount, belowKey) = checkChunk(below, level: level + 1, hashPrefix: slotPrefix, isRoot: false,
+                                                        reachable: &reachable, children: &children)
+                count += belowCount
+                maxKey = max(maxKey, belowKey)
+            }
+        }
+        precondition(chunk.count == count, "invariant: a chunk counts the children below it")
+        precondition(chunk.maxKey == maxKey, "invariant: a chunk's maxKey is the best key below")
+        return (count, maxKey)
     }
 }
 

@@ -2,24 +2,29 @@
 ///
 /// An editor starts from the published roots. Before it changes a node it *thaws* it: copies it
 /// into an ``EditNode`` and notes the published block as replaced. Everything else stays shared
-/// with the published version. ``freeze()`` then writes the changed nodes as new blocks,
-/// bottom-up, and returns the new roots; the caller publishes them with one atomic store and,
-/// after the readers' grace period, frees the replaced blocks. An editor that is dropped (a
-/// duplicate found half-way through a batch) has changed nothing anyone can see.
+/// with the published version. A large node's literal children are thawed one chunk at a time
+/// (see ``LiteralChildren``): an add copies the chunks on its hash's path, never the fan-out.
+/// ``freeze()`` then writes the changed nodes and chunks as new blocks, bottom-up, and returns
+/// the new roots; the caller publishes them with one atomic store and, after the readers' grace
+/// period, frees the replaced blocks. An editor that is dropped (a duplicate found half-way
+/// through a batch) has changed nothing anyone can see.
 ///
 /// Single adds, removals and batches all go through here, and the tree's shape depends only on
-/// the routes it holds, never on their order: nodes are split and merged so that every node
-/// but a root either ends a route, branches, or starts a dynamic segment.
+/// the routes it holds, never on their order: a node per segment, nodes without routes below them
+/// dropped, literal children indexed or chunked by their count alone (see ``LiteralChildren``).
 ///
-/// Edited nodes live in ``nodes`` and children name them by index, so a child is a plain value:
-/// thawing a node with many children copies words, with no reference counting.
+/// Edited nodes live in ``nodes`` (and chunks in ``chunks``) and children name them by index, so
+/// a child is a plain value: thawing a node with many children copies words, with no reference
+/// counting.
 struct TreeEditor {
     /// Every table's root: the global table's first.
     var roots: [(scheme: [UInt8]?, root: EditChild)]
     /// The nodes being edited; ``EditChild/editing(_:)`` indexes them.
-    private var nodes: [EditNode] = []
-    /// Published blocks this edit replaces, to free after the grace period.
-    private(set) var replaced: [Node] = []
+    var nodes: [EditNode] = []
+    /// The chunks being edited; ``EditChunkRef/editing(_:)`` indexes them (see TreeEditor+Chunks.swift).
+    var chunks: [EditChunk] = []
+    /// Published blocks (nodes and chunks) this edit replaces, to free after the grace period.
+    var replaced: [UnsafeMutableRawPointer] = []
 
     init(_ tables: TableRoots) {
         roots = [(nil, .published(tables.global))]
@@ -32,21 +37,29 @@ struct TreeEditor {
     // MARK: Thawing
 
     /// A new edited node.
-    private mutating func makeNode(prefix: [UInt8]) -> Int {
-        nodes.append(EditNode(prefix: prefix))
+    mutating func makeNode(label: [UInt8]) -> Int {
+        nodes.append(EditNode(label: label))
         return nodes.count - 1
     }
 
     /// The edited node behind `child`, thawed first when it is a published block.
-    private mutating func editable(_ child: inout EditChild) -> Int {
+    mutating func editable(_ child: inout EditChild) -> Int {
         switch child {
         case .editing(let index):
             return index
         case .published(let node):
-            replaced.append(node)
+            replaced.append(node.base)
             nodes.append(EditNode(thawing: node))
             child = .editing(nodes.count - 1)
             return nodes.count - 1
+        }
+    }
+
+    /// The label of a child, published or edited.
+    func label(of child: EditChild) -> [UInt8] {
+        switch child {
+        case .published(let node): return node.labelBytes
+        case .editing(let index): return nodes[index].label
         }
     }
 
@@ -56,7 +69,7 @@ struct TreeEditor {
         let bytes = Array(scheme.utf8)
         if let index = roots.firstIndex(where: { $0.scheme == bytes }) { return index }
         guard create else { return nil }
-        roots.append((bytes, .editing(makeNode(prefix: []))))
+        roots.append((bytes, .editing(makeNode(label: []))))
         return roots.count - 1
     }
 
@@ -112,27 +125,20 @@ struct TreeEditor {
     private mutating func path(in root: inout EditChild, for variant: RouteVariant,
                                creating: Bool) -> (Int, Bool)? {
         var index = editable(&root)
-        let steps = variant.steps
-        // Bytes of the next literal step already matched by a dynamic child's own prefix.
-        var consumed = 0
-        for (position, step) in steps.enumerated() {
-            let next = position + 1 < steps.count ? steps[position + 1] : nil
+        for step in variant.steps {
             switch step {
-            case .literal(let bytes):
-                guard let reached = literalPath(from: index, bytes, start: consumed, creating: creating) else { return nil }
+            case .literal(let label):
+                guard let reached = literalChild(of: index, label, creating: creating) else { return nil }
                 index = reached
-                consumed = 0
             case .parameter:
                 if nodes[index].parameter == nil {
                     guard creating else { return nil }
-                    nodes[index].parameter = .editing(makeNode(prefix: []))
+                    nodes[index].parameter = .editing(makeNode(label: []))
                 }
                 var child = nodes[index].parameter!
-                let entered = enterDynamic(&child, before: next, creating: creating)
+                let reached = editable(&child)
                 nodes[index].parameter = child
-                guard let (reached, matched) = entered else { return nil }
                 index = reached
-                consumed = matched
             case .edge(let code, let matcher):
                 var at = nodes[index].edges.firstIndex { $0.code == code && $0.matcher == matcher }
                 if at == nil {
@@ -141,16 +147,14 @@ struct TreeEditor {
                     let rank = Edge.rank(of: code)
                     let insertion = nodes[index].edges.firstIndex { Edge.rank(of: $0.code).rawValue < rank.rawValue }
                         ?? nodes[index].edges.count
-                    let fresh = makeNode(prefix: [])
+                    let fresh = makeNode(label: [])
                     nodes[index].edges.insert((code, matcher, .editing(fresh)), at: insertion)
                     at = insertion
                 }
                 var child = nodes[index].edges[at!].child
-                let entered = enterDynamic(&child, before: next, creating: creating)
+                let reached = editable(&child)
                 nodes[index].edges[at!].child = child
-                guard let (reached, matched) = entered else { return nil }
                 index = reached
-                consumed = matched
             case .wildcard:
                 return (index, true)
             case .end:
@@ -160,80 +164,64 @@ struct TreeEditor {
         return (index, false)
     }
 
-    /// Enters the child behind a dynamic edge, whose own prefix (merged from a chain) must be
-    /// the start of the `next` step's bytes; splits it where they part. Returns the node reached
-    /// and how many bytes of `next` its prefix matched.
-    private mutating func enterDynamic(_ slot: inout EditChild, before next: PathStep?,
-                                       creating: Bool) -> (Int, Int)? {
-        let index = editable(&slot)
-        let prefixCount = nodes[index].prefix.count
-        if prefixCount == 0 { return (index, 0) }
-        var common = 0
-        if case .literal(let bytes)? = next {
-            let limit = min(prefixCount, bytes.count)
-            while common < limit && nodes[index].prefix[common] == bytes[common] { common += 1 }
-        }
-        if common == prefixCount { return (index, common) }
-        guard creating else { return nil }
-        let upper = makeNode(prefix: Array(nodes[index].prefix[..<common]))
-        nodes[index].prefix.removeFirst(common)
-        nodes[upper].statics = [.editing(index)]
-        slot = .editing(upper)
-        return (upper, common)
-    }
-
-    /// Follows (or makes) the literal children spelling `bytes` from `offset`, splitting a child
-    /// whose prefix only begins with them.
-    private mutating func literalPath(from start: Int, _ bytes: [UInt8], start offset: Int,
-                                      creating: Bool) -> Int? {
-        var index = start
-        var at = offset
-        while at < bytes.count {
-            let byte = bytes[at]
-            let count = nodes[index].statics.count
+    /// The edited literal child of node `index` for `label` (thawed, or made when `creating`).
+    private mutating func literalChild(of index: Int, _ label: [UInt8], creating: Bool) -> Int? {
+        let hash = SegmentHash.of(label)
+        switch nodes[index].literals {
+        case .list(var list):
+            nodes[index].literals = .list([])
             var position = 0
-            while position < count && firstByte(of: nodes[index].statics[position]) < byte { position += 1 }
-            guard position < count, firstByte(of: nodes[index].statics[position]) == byte else {
-                guard creating else { return nil }
-                let fresh = makeNode(prefix: Array(bytes[at...]))
-                nodes[index].statics.insert(.editing(fresh), at: position)
-                return fresh
+            while position < list.count && precedes(list[position], hash, label) { position += 1 }
+            if position < list.count && list[position].hash == hash && self.label(of: list[position].child) == label {
+                var child = list[position].child
+                let reached = editable(&child)
+                list[position].child = child
+                nodes[index].literals = .list(list)
+                return reached
             }
-            var slot = nodes[index].statics[position]
-            let childIndex = editable(&slot)
-            nodes[index].statics[position] = slot
-            let prefixCount = nodes[childIndex].prefix.count
-            var common = 0
-            let limit = min(prefixCount, bytes.count - at)
-            while common < limit && nodes[childIndex].prefix[common] == bytes[at + common] { common += 1 }
-            if common < prefixCount {
-                guard creating else { return nil }
-                // Split: the shared bytes become a node of their own above the child.
-                let upper = makeNode(prefix: Array(nodes[childIndex].prefix[..<common]))
-                nodes[childIndex].prefix.removeFirst(common)
-                nodes[upper].statics = [.editing(childIndex)]
-                nodes[index].statics[position] = .editing(upper)
-                index = upper
+            guard creating else {
+                nodes[index].literals = .list(list)
+                return nil
+            }
+            let fresh = makeNode(label: label)
+            list.insert((hash, .editing(fresh)), at: position)
+            if list.count <= LiteralChildren.inlineLimit {
+                nodes[index].literals = .list(list)
             } else {
-                index = childIndex
+                // One more than an index holds: into chunks.
+                var root = EditChunkRef.editing(makeChunk(level: 0))
+                for entry in list { insert(entry.child, hash: entry.hash, into: &root, level: 0) }
+                nodes[index].literals = .chunked(root)
             }
-            at += common
+            return fresh
+        case .chunked(var root):
+            let found = findChild(label, hash: hash, in: &root, level: 0)
+            if let found {
+                nodes[index].literals = .chunked(root)
+                return found
+            }
+            guard creating else {
+                nodes[index].literals = .chunked(root)
+                return nil
+            }
+            let fresh = makeNode(label: label)
+            insert(.editing(fresh), hash: hash, into: &root, level: 0)
+            nodes[index].literals = .chunked(root)
+            return fresh
         }
-        return index
     }
 
-    private func firstByte(of child: EditChild) -> UInt8 {
-        switch child {
-        case .published(let node): return node.prefix[0]
-        case .editing(let index): return nodes[index].prefix[0]
-        }
+    /// Whether `entry` sorts before a child with `hash` and `label` in an index (hash, then label).
+    private func precedes(_ entry: (hash: UInt64, child: EditChild), _ hash: UInt64, _ label: [UInt8]) -> Bool {
+        if entry.hash != hash { return entry.hash < hash }
+        return self.label(of: entry.child).lexicographicallyPrecedes(label)
     }
 
     // MARK: Freezing
 
     /// Writes every edited node as a new block and returns the new roots (the global table's
-    /// first). Nodes left without routes are dropped and chains are merged, so the result has
-    /// the same shape whatever the order of the edits.
+    /// first). Nodes left without routes are dropped, so the result has the same shape whatever
+    /// the order of the edits.
     mutating func freeze() -> [(scheme: [UInt8]?, root: Node)] {
         var result: [(scheme: [UInt8]?, root: Node)] = []
         for position in roots.indices {
@@ -241,13 +229,13 @@ struct TreeEditor {
             let node: Node
             switch root {
             case .published(let published): node = published
-            case .editing(let index): node = freezeNode(index, parentSlashes: 0, isRoot: true)!.node
+            case .editing(let index): node = freezeNode(index, isRoot: true)!
             }
             // A scheme table left empty is dropped; the global table always has a root.
             if position > 0 && node.isEmptyRoot {
                 switch root {
                 case .editing: node.deallocate()
-                case .published(let published): replaced.append(published)
+                case .published(let published): replaced.append(published.base)
                 }
                 continue
             }
@@ -256,96 +244,69 @@ struct TreeEditor {
         return result
     }
 
-    /// A frozen child and whether this freeze wrote it (a merge frees such a block at once).
-    private typealias Frozen = (node: Node, fresh: Bool)
-
-    private mutating func freezeChild(_ child: EditChild, parentSlashes: Int) -> Frozen? {
+    /// The frozen block of `child`, `nil` when it was left without routes.
+    mutating func freezeChild(_ child: EditChild) -> Node? {
         switch child {
-        case .published(let node): return (node, false)
-        case .editing(let index): return freezeNode(index, parentSlashes: parentSlashes, isRoot: false)
+        case .published(let node): return node
+        case .editing(let index): return freezeNode(index, isRoot: false)
         }
     }
 
-    private mutating func freezeNode(_ index: Int, parentSlashes: Int, isRoot: Bool) -> Frozen? {
-        // Merge a chain: a node with nothing of its own and one literal child becomes one node.
-        while !isRoot && nodes[index].ownsNothing && nodes[index].parameter == nil && nodes[index].statics.count == 1 {
-            var slot = nodes[index].statics[0]
-            let child = nodes[editable(&slot)]
-            nodes[index].prefix += child.prefix
-            nodes[index].statics = child.statics
-            nodes[index].parameter = child.parameter
-            nodes[index].edges = child.edges
-            nodes[index].terminals = child.terminals
-            nodes[index].wildcards = child.wildcards
-        }
+    private mutating func freezeNode(_ index: Int, isRoot: Bool) -> Node? {
         let edit = nodes[index]
-        var slashes = parentSlashes
-        for byte in edit.prefix where byte == UInt8(ascii: "/") { slashes += 1 }
-        var statics: [Node] = []
-        var lastStaticIsFresh = false
-        if !edit.statics.isEmpty {
-            statics.reserveCapacity(edit.statics.count)
-            for child in edit.statics {
-                if let frozen = freezeChild(child, parentSlashes: slashes) {
-                    statics.append(frozen.node)
-                    lastStaticIsFresh = frozen.fresh
-                }
-            }
-        }
-        let parameter = edit.parameter.flatMap { freezeChild($0, parentSlashes: slashes) }
+        let literals = freezeLiterals(edit.literals)
+        let parameter = edit.parameter.flatMap { freezeChild($0) }
         var edges: [Edge] = []
         for entry in edit.edges {
-            if let child = freezeChild(entry.child, parentSlashes: slashes) {
-                edges.append(Edge(child: child.node, matcher: entry.matcher, code: entry.code))
+            if let child = freezeChild(entry.child) {
+                edges.append(Edge(child: child, matcher: entry.matcher, code: entry.code))
             }
         }
-        let ownsNothing = edit.terminals.isEmpty && edit.wildcards.isEmpty && parameter == nil && edges.isEmpty
-        if !isRoot && ownsNothing && statics.isEmpty { return nil }
-        if !isRoot && ownsNothing && statics.count == 1 {
-            // A child vanished and left a chain: merge it now.
-            let child = statics[0]
-            var merged = EditNode(thawing: child)
-            if lastStaticIsFresh { child.deallocate() } else { replaced.append(child) }
-            merged.prefix = edit.prefix + merged.prefix
-            nodes.append(merged)
-            return freezeNode(nodes.count - 1, parentSlashes: parentSlashes, isRoot: false)
-        }
-        let node = Node.make(prefix: edit.prefix, slashes: slashes, parameter: parameter?.node, statics: statics,
-                             edges: edges, terminals: edit.terminals, wildcards: edit.wildcards)
-        return (node, true)
+        let empty = edit.terminals.isEmpty && edit.wildcards.isEmpty && parameter == nil && edges.isEmpty
+            && literals.count == 0
+        if !isRoot && empty { return nil }
+        return Node.make(label: edit.label, literals: literals, parameter: parameter, edges: edges,
+                         terminals: edit.terminals, wildcards: edit.wildcards)
     }
 }
 
 /// A node being edited: a thawed copy of a published node, or a new one.
 struct EditNode {
-    var prefix: [UInt8]
-    /// Sorted by first byte; each prefix is non-empty.
-    var statics: [EditChild] = []
+    /// The literal segment it stands for; empty for a root or a dynamic segment's node.
+    var label: [UInt8]
+    var literals: EditLiterals = .list([])
     var parameter: EditChild?
     /// Partial-segment edges, then constraint edges.
     var edges: [(code: UInt8, matcher: UnsafeRawPointer?, child: EditChild)] = []
     var terminals: [Terminal] = []
     var wildcards: [Terminal] = []
 
-    init(prefix: [UInt8]) { self.prefix = prefix }
-
-    /// No routes and no dynamic edges of its own.
-    var ownsNothing: Bool { terminals.isEmpty && wildcards.isEmpty && edges.isEmpty }
+    init(label: [UInt8]) { self.label = label }
 
     init(thawing node: Node) {
-        prefix = node.prefixBytes
-        let staticCount = node.staticCount
-        if staticCount > 0 {
-            statics = [EditChild](unsafeUninitializedCapacity: staticCount) { buffer, count in
-                for index in 0..<staticCount { buffer[index] = .published(node.staticChild(at: index)) }
-                count = staticCount
-            }
+        label = node.labelBytes
+        if node.isChunked {
+            literals = .chunked(.published(node.rootChunk))
+        } else if node.literalCount > 0 {
+            literals = .list((0..<node.literalCount).map { index in
+                let child = node.indexedChild(at: index)
+                return (child.labelHash, .published(child))
+            })
         }
         parameter = node.hasParameter ? .published(node.parameterChild) : nil
         if node.edgeCount > 0 { edges = node.edgeList.map { ($0.code, $0.matcher, .published($0.child)) } }
         if node.terminalCount > 0 { terminals = node.terminalList }
         if node.wildcardCount > 0 { wildcards = node.wildcardList }
     }
+}
+
+/// A node's literal children during an edit.
+enum EditLiterals {
+    /// Up to ``LiteralChildren/inlineLimit`` of them (more only until the next freeze), sorted by
+    /// hash, then label.
+    case list([(hash: UInt64, child: EditChild)])
+    /// More, in chunks thawed one at a time.
+    case chunked(EditChunkRef)
 }
 
 /// A child during an edit: still the published block, or an edited node (an index into the
@@ -363,6 +324,6 @@ extension Edge {
 extension Node {
     /// True for a root with nothing below it.
     var isEmptyRoot: Bool {
-        staticCount == 0 && edgeCount == 0 && !hasParameter && terminalCount == 0 && wildcardCount == 0
+        literalCount == 0 && edgeCount == 0 && !hasParameter && terminalCount == 0 && wildcardCount == 0
     }
 }

@@ -1,0 +1,289 @@
+/// How a node finds its literal child for a segment in O(1) (docs/ARCHITECTURE.md, "The lookup
+/// tree"): by the segment's hash (``SegmentHash``), found while the walk looked for its end.
+///
+/// - A small node (up to ``inlineLimit`` children) keeps an index in its own block: a tag byte
+///   per child (``SegmentHash/tag(_:)``), 8 to a word, compared at once, then the children's
+///   addresses. A tag that matches is confirmed on the child's label: its length and last word
+///   (all of a label shorter than 8 bytes), then its whole words.
+/// - A large node keeps a hash-array-mapped trie of 32-way ``LiteralChunk``s: each level takes 5
+///   bits of the hash, from the top. An add copies one chunk per level, never the whole fan-out,
+///   so a node with 65 536 children costs a few chunks per change; a path copy shares every other
+///   chunk.
+///
+/// Both are canonical for their set of children (the index sorted by hash then label; a child sits
+/// in the shallowest chunk where no other shares its hash bits), so the tree's shape depends on its
+/// routes only, never on their order.
+enum LiteralChildren {
+    /// Most children a node indexes in its block; more go to chunks.
+    static let inlineLimit = 16
+    /// Tag bytes of an index of `count` children: one word up to 8, two up to 16.
+    @inline(__always) static func tagBytes(_ count: Int) -> Int { count <= 8 ? 8 : 16 }
+    /// Chunk levels that take hash bits; the level below them is a collision list.
+    static let hashLevels = 12
+    /// Bits of the hash a chunk at `level` reads: `(hash >> shift(level)) & 31`.
+    @inline(__always) static func shift(_ level: Int) -> UInt64 { UInt64(truncatingIfNeeded: 59 &- 5 &* level) }
+    @inline(__always) static func slot(_ hash: UInt64, level: Int) -> Int {
+        Int(truncatingIfNeeded: (hash &>> shift(level)) & 31)
+    }
+}
+
+/// One chunk of a large node's literal children (see ``LiteralChildren``): an immutable block.
+///
+///     maxKey (8): the best key below, so a node's own maxKey never reads its children
+///     count (4): children below
+///     entry count (4): entries in this chunk
+///     slots (32 bytes): per slot, 0 when empty, else 1 + the entry's index, with bit 7 set
+///                       when the entry is a chunk (a byte per slot, not a bitmap: no popcount,
+///                       which baseline x86-64 lacks)
+///     entries (8 each), in slot order: a child node or a chunk of the next level
+///
+/// A chunk of the collision level (equal hash bits, a list in label order) leaves its slots
+/// empty: its entries are its children.
+struct LiteralChunk: BitwiseCopyable {
+    let base: UnsafeMutableRawPointer
+    @inline(__always) init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    @inline(__always) var maxKey: Int64 { base.load(as: Int64.self) }
+    @inline(__always) var count: Int { Int(base.load(fromByteOffset: 8, as: UInt32.self)) }
+    @inline(__always) var entryCount: Int { Int(base.load(fromByteOffset: 12, as: UInt32.self)) }
+    @inline(__always) func slotByte(_ slot: Int) -> UInt8 { base.load(fromByteOffset: 16 &+ slot, as: UInt8.self) }
+    @inline(__always) func entry(_ index: Int) -> UnsafeMutableRawPointer {
+        base.load(fromByteOffset: Self.headerSize &+ 8 &* index, as: UnsafeMutableRawPointer.self)
+    }
+    static let headerSize = 48
+    static let chunkBit: UInt8 = 0x80
+
+    /// A new block. `slots`: per occupied slot in order (or the collision list), a child or a chunk.
+    static func make(level: Int, slots: [(slot: Int, entry: FrozenChunkEntry)]) -> LiteralChunk {
+        let size = headerSize + 8 * slots.count
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        var count = 0
+        var maxKey = Int64.min
+        for (index, (slot, entry)) in slots.enumerated() {
+            let pointer: UnsafeMutableRawPointer
+            var byte = UInt8(index + 1)
+            switch entry {
+            case .child(let node):
+                pointer = node.base
+                count += 1
+                maxKey = max(maxKey, node.maxKey)
+            case .chunk(let chunk):
+                pointer = chunk.base
+                byte |= chunkBit
+                count += chunk.count
+                maxKey = max(maxKey, chunk.maxKey)
+            }
+            if level < LiteralChildren.hashLevels { base.storeBytes(of: byte, toByteOffset: 16 + slot, as: UInt8.self) }
+            base.storeBytes(of: pointer, toByteOffset: headerSize + 8 * index, as: UnsafeMutableRawPointer.self)
+        }
+        base.storeBytes(of: maxKey, as: Int64.self)
+        base.storeBytes(of: UInt32(count), toByteOffset: 8, as: UInt32.self)
+        base.storeBytes(of: UInt32(slots.count), toByteOffset: 12, as: UInt32.self)
+        return LiteralChunk(base)
+    }
+
+    /// Every entry with its slot (at the collision level, its position).
+    func entries(level: Int) -> [(slot: Int, entry: FrozenChunkEntry)] {
+        if level >= LiteralChildren.hashLevels {
+            return (0..<entryCount).map { ($0, .child(Node(entry($0)))) }
+        }
+        var result: [(slot: Int, entry: FrozenChunkEntry)] = []
+        for slot in 0..<32 {
+            let byte = slotByte(slot)
+            guard byte != 0 else { continue }
+            let pointer = entry(Int(byte & ~Self.chunkBit) - 1)
+            result.append((slot, byte & Self.chunkBit != 0 ? .chunk(LiteralChunk(pointer)) : .child(Node(pointer))))
+        }
+        return result
+    }
+
+    /// Calls `body` with every child below, in slot order; no allocation (the folded walk).
+    func forEachChild(level: Int, _ body: (Node) -> Void) {
+        if level >= LiteralChildren.hashLevels {
+            for index in 0..<entryCount { body(Node(entry(index))) }
+            return
+        }
+        for slot in 0..<32 {
+            let byte = slotByte(slot)
+            guard byte != 0 else { continue }
+            let pointer = entry(Int(byte & ~Self.chunkBit) &- 1)
+            if byte & Self.chunkBit != 0 {
+                LiteralChunk(pointer).forEachChild(level: level + 1, body)
+            } else {
+                body(Node(pointer))
+            }
+        }
+    }
+
+    /// This chunk and every chunk below it (to free them, and for the invariants).
+    func blocks(level: Int) -> [UnsafeMutableRawPointer] {
+        var result = [base]
+        for (_, entry) in entries(level: level) {
+            if case .chunk(let chunk) = entry { result += chunk.blocks(level: level + 1) }
+        }
+        return result
+    }
+}
+
+/// An entry of a chunk being written: a child node or a chunk of the next level.
+enum FrozenChunkEntry {
+    case child(Node)
+    case chunk(LiteralChunk)
+}
+
+/// A node's literal children as written into its block (see ``Node/make``).
+enum FrozenLiterals {
+    /// Up to ``LiteralChildren/inlineLimit`` children, sorted by hash then label.
+    case inline([Node])
+    /// The root chunk of more.
+    case chunked(LiteralChunk)
+
+    static var none: FrozenLiterals { .inline([]) }
+
+    var count: Int {
+        switch self {
+        case .inline(let nodes): return nodes.count
+        case .chunked(let chunk): return chunk.count
+        }
+    }
+
+    var maxKey: Int64 {
+        switch self {
+        case .inline(let nodes): return nodes.reduce(Int64.min) { max($0, $1.maxKey) }
+        case .chunked(let chunk): return chunk.maxKey
+        }
+    }
+
+    /// Bytes it takes in the node's block.
+    var byteCount: Int {
+        switch self {
+        case .inline(let nodes): return nodes.isEmpty ? 0 : LiteralChildren.tagBytes(nodes.count) + 8 * nodes.count
+        case .chunked: return 8
+        }
+    }
+
+    func write(to start: UnsafeMutableRawPointer) {
+        switch self {
+        case .inline(let nodes):
+            guard !nodes.isEmpty else { return }
+            let tagBytes = LiteralChildren.tagBytes(nodes.count)
+            for (index, node) in nodes.enumerated() {
+                start.storeBytes(of: SegmentHash.tag(node.labelHash), toByteOffset: index, as: UInt8.self)
+                start.storeBytes(of: node.base, toByteOffset: tagBytes + 8 * index, as: UnsafeMutableRawPointer.self)
+            }
+        case .chunked(let chunk):
+            start.storeBytes(of: chunk.base, as: UnsafeMutableRawPointer.self)
+        }
+    }
+}
+
+extension Node {
+    /// The root chunk of a chunked node.
+    @inline(__always) var rootChunk: LiteralChunk {
+        LiteralChunk(base.load(fromByteOffset: Node.headerSize, as: UnsafeMutableRawPointer.self))
+    }
+
+    /// The tag byte of the index's child `index` (a node that is not chunked).
+    @inline(__always) func tag(at index: Int) -> UInt8 { base.load(fromByteOffset: Node.headerSize &+ index, as: UInt8.self) }
+    @inline(__always) func indexedChild(at index: Int) -> Node {
+        let tagBytes = LiteralChildren.tagBytes(literalCount)
+        return Node(base.load(fromByteOffset: Node.headerSize &+ tagBytes &+ 8 &* index, as: UnsafeMutableRawPointer.self))
+    }
+
+    /// Every literal child, in index or chunk order.
+    var literalList: [Node] {
+        var result: [Node] = []
+        forEachLiteral { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with every literal child; no allocation.
+    @inline(__always)
+    func forEachLiteral(_ body: (Node) -> Void) {
+        if isChunked {
+            rootChunk.forEachChild(level: 0, body)
+        } else {
+            for index in 0..<literalCount { body(indexedChild(at: index)) }
+        }
+    }
+
+    /// The chunks of a chunked node (none otherwise).
+    var chunkBlocks: [UnsafeMutableRawPointer] { isChunked ? rootChunk.blocks(level: 0) : [] }
+}
+
+// MARK: Finding a child (the walk)
+
+extension Node {
+    /// The literal child for the segment `[start, segment.end)` of `bytes`, compared exactly.
+    @inline(__always)
+    func literalChild(for segment: ScannedSegment, in bytes: UnsafePointer<UInt8>, start: Int) -> Node? {
+        let count = literalCount
+        if count == 0 { return nil }
+        let length = segment.end &- start
+        if isChunked { return chunkedChild(for: segment, in: bytes, start: start, length: length) }
+        let pattern = UInt64(SegmentHash.tag(segment.hash)) &* 0x0101_0101_0101_0101
+        let tags = UnsafeRawPointer(base + Node.headerSize)
+        let children = tags + LiteralChildren.tagBytes(count)
+        var hits = ByteComparison.exactZeroBytes(tags.load(as: UInt64.self) ^ pattern)
+        while hits != 0 {
+            let child = Node(children.load(fromByteOffset: (hits.trailingZeroBitCount &>> 3) &* 8, as: UnsafeMutableRawPointer.self))
+            if child.labelMatches(segment, length: length, in: bytes, start: start) { return child }
+            hits &= hits &- 1
+        }
+        if count > 8 {
+            hits = ByteComparison.exactZeroBytes(tags.load(fromByteOffset: 8, as: UInt64.self) ^ pattern)
+            while hits != 0 {
+                let index = 8 &+ hits.trailingZeroBitCount &>> 3
+                let child = Node(children.load(fromByteOffset: index &* 8, as: UnsafeMutableRawPointer.self))
+                if child.labelMatches(segment, length: length, in: bytes, start: start) { return child }
+                hits &= hits &- 1
+            }
+        }
+        return nil
+    }
+
+    /// ``literalChild(for:in:start:)`` through the chunks: 5 bits of the hash per level.
+    @inline(never)
+    private func chunkedChild(for segment: ScannedSegment, in bytes: UnsafePointer<UInt8>, start: Int,
+                              length: Int) -> Node? {
+        var chunk = rootChunk
+        var level = 0
+        while level < LiteralChildren.hashLevels {
+            let byte = chunk.slotByte(LiteralChildren.slot(segment.hash, level: level))
+            if byte == 0 { return nil }
+            let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) &- 1)
+            if byte & LiteralChunk.chunkBit == 0 {
+                let child = Node(pointer)
+                return child.labelMatches(segment, length: length, in: bytes, start: start) ? child : nil
+            }
+            chunk = LiteralChunk(pointer)
+            level &+= 1
+        }
+        // Children whose hash bits are all equal.
+        for index in 0..<chunk.entryCount {
+            let child = Node(chunk.entry(index))
+            if child.labelMatches(segment, length: length, in: bytes, start: start) { return child }
+        }
+        return nil
+    }
+
+    /// Whether this node's label is the segment of `length` bytes at `start`: its length and last
+    /// word first (all of a short label), then its whole words.
+    @inline(__always)
+    func labelMatches(_ segment: ScannedSegment, length: Int, in bytes: UnsafePointer<UInt8>, start: Int) -> Bool {
+        guard labelTail == segment.tail && labelLength == length else { return false }
+        if length < 8 { return true }
+        let path = UnsafeRawPointer(bytes + start)
+        let key = UnsafeRawPointer(label)
+        let whole = length & ~7
+        var offset = 0
+        while offset < whole {
+            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != key.load(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset &+= 8
+        }
+        return true
+    }
+}
