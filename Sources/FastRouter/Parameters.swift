@@ -281,8 +281,18 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, Int> {
         return string(2 * pair)
     }
 
-    /// String `index`; the bytes are valid UTF-8, so nothing is repaired.
-    func string(_ index: Int) -> String { String(decoding: bytes(index), as: UTF8.self) }
+    /// String `index`; the bytes are valid UTF-8, so nothing is repaired. Copied into a string
+    /// made for them rather than decoded: about half the instructions of
+    /// `String(decoding:as:)` for a short value on this toolchain (callgrind, 135 against 238 for
+    /// 14 ASCII bytes).
+    func string(_ index: Int) -> String {
+        let bytes = bytes(index)
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: bytes.count) { target in
+            UnsafeMutableRawPointer(target.baseAddress.unsafelyUnwrapped).copyMemory(from: source, byteCount: bytes.count)
+            return bytes.count
+        }
+    }
 
     /// Whether string `index` is exactly `other`.
     @inline(__always)

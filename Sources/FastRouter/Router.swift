@@ -94,11 +94,17 @@ public final class Router<Value> {
     ///   use a ``Matcher``.
     @inlinable
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
-        // Inlinable, so the generic part is specialised in the caller; the lookup itself is not generic.
-        guard let scratch = try core.beginBestMatch(of: url) else { return nil }
-        let result = scratch._withUnsafeGuaranteedRef { Match<Value>($0) }
-        core.endMatch(scratch)
-        return result
+        // Inlinable, so the generic part is specialised in the caller; the lookup itself is not
+        // generic. The URL's bytes are borrowed, not copied: the match copies what it keeps
+        // before the borrow ends.
+        let (match, status) = withUTF8(url) { bytes -> (Match<Value>?, LookupStatus) in
+            let (status, scratch) = core.beginBestMatch(utf8: bytes)
+            let match = status == .found ? scratch._withUnsafeGuaranteedRef { Match<Value>($0) } : nil
+            core.endMatch(scratch)
+            return (match, status)
+        }
+        if status == .invalidURL { throw RouterError.invalidURL }
+        return match
     }
 
     /// Every route matching `url`, best first: the order in which a handler chain declines.
@@ -114,23 +120,16 @@ public final class Router<Value> {
 }
 
 extension RouterCore {
-    /// Matches `url` with this thread's scratch and returns it on the best candidate, or `nil`
-    /// when no route matches. The caller copies the result out, then calls ``endMatch(_:)``.
-    /// The scratch is returned unretained: it belongs to the calling thread.
+    /// Matches the URL bytes `url` with this thread's scratch, borrowed: the scratch's results
+    /// point into `url`. The caller copies the result out while it still lends the bytes, then
+    /// calls ``endMatch(_:)`` whatever the status. The scratch is returned unretained: it belongs
+    /// to the calling thread.
     @usableFromInline
-    func beginBestMatch(of url: String) throws(RouterError) -> Unmanaged<MatchScratch>? {
-        let (status, scratch) = ThreadScratch.withCurrent { scratch in
-            (match(string: url, into: scratch), Unmanaged.passUnretained(scratch))
-        }
-        guard status == .found else {
-            endMatch(scratch)
-            if status == .invalidURL { throw RouterError.invalidURL }
-            return nil
-        }
-        return scratch
+    func beginBestMatch(utf8 url: UnsafeBufferPointer<UInt8>) -> (LookupStatus, Unmanaged<MatchScratch>) {
+        ThreadScratch.withCurrent { scratch in (match(url: url, into: scratch), Unmanaged.passUnretained(scratch)) }
     }
 
-    /// Ends what ``beginBestMatch(of:)`` began: forgets the result and lets writers release the
+    /// Ends what ``beginBestMatch(utf8:)`` began: forgets the result and lets writers release the
     /// payloads it held.
     @usableFromInline
     func endMatch(_ scratch: Unmanaged<MatchScratch>) {
@@ -238,7 +237,7 @@ final class RouteBox<Value>: RoutePayload {
 }
 
 /// Runs `body` on the UTF-8 bytes of `string` without copying native strings.
-@inline(__always)
+@inlinable @inline(__always)
 package func withUTF8<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
     var copy = string

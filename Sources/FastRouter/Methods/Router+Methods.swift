@@ -38,11 +38,19 @@ extension Router {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     @inlinable
     public func match(_ url: String, method: HTTPMethod) throws(RouterError) -> RouteResult<Value> {
-        let (scratch, allowed) = try core.beginRequestMatch(of: url, method: method)
-        guard let scratch else { return allowed.map { .methodNotAllowed($0) } ?? .notFound }
-        let result = scratch._withUnsafeGuaranteedRef { Match<Value>($0) }
-        core.endMatch(scratch)
-        return .matched(result)
+        // The URL's bytes are borrowed for the call, as in ``match(_:)``.
+        let (result, status) = withUTF8(url) { bytes -> (RouteResult<Value>, LookupStatus) in
+            let (status, scratch, allowed) = core.beginRequestMatch(utf8: bytes, method: method)
+            let result: RouteResult<Value> = if status == .found {
+                .matched(scratch._withUnsafeGuaranteedRef { Match<Value>($0) })
+            } else {
+                allowed.map { .methodNotAllowed($0) } ?? .notFound
+            }
+            core.endMatch(scratch)
+            return (result, status)
+        }
+        if status == .invalidURL { throw RouterError.invalidURL }
+        return result
     }
 
     /// Every route matching `url` that accepts `method`, best first: the order in which a
@@ -59,21 +67,15 @@ extension Router {
 }
 
 extension RouterCore {
-    /// Matches a request with this thread's scratch. Returns the scratch on the best candidate
-    /// (the caller copies it out, then calls ``endMatch(_:)``), or `nil` with the allowed methods
-    /// of a 405, or `nil` twice when no route matches the URL.
+    /// Matches a request with this thread's scratch, the URL bytes borrowed as in
+    /// ``beginBestMatch(utf8:)``: the caller reads the result (a match, or the allowed methods
+    /// of a 405) while it lends the bytes, then calls ``endMatch(_:)`` whatever the status.
     @usableFromInline
-    func beginRequestMatch(of url: String, method: HTTPMethod) throws(RouterError)
-        -> (Unmanaged<MatchScratch>?, AllowedMethods?) {
-        let (status, scratch) = ThreadScratch.withCurrent { scratch in
-            (match(string: url, method: method, into: scratch), Unmanaged.passUnretained(scratch))
+    func beginRequestMatch(utf8 url: UnsafeBufferPointer<UInt8>, method: HTTPMethod)
+        -> (LookupStatus, Unmanaged<MatchScratch>, AllowedMethods?) {
+        ThreadScratch.withCurrent { scratch in
+            let status = withUTF8(method.rawValue) { match(url: url, method: $0, into: scratch) }
+            return (status, Unmanaged.passUnretained(scratch), status == .methodNotAllowed ? scratch.allowedMethods : nil)
         }
-        guard status == .found else {
-            let allowed = status == .methodNotAllowed ? scratch._withUnsafeGuaranteedRef { $0.allowedMethods } : nil
-            endMatch(scratch)
-            if status == .invalidURL { throw RouterError.invalidURL }
-            return (nil, allowed)
-        }
-        return (scratch, nil)
     }
 }
