@@ -109,36 +109,22 @@ package final class RouterCore: @unchecked Sendable {
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
         // The method is resolved after the tables are loaded: they use no name it cannot see.
-        var isHead = false
         if let method {
-            let word = MethodTable.word(method)
-            let bit = methods.bit(of: method, word: word)
-            if bit == 0 && !HTTPMethod.isToken(method) {
+            guard resolve(method, into: walk) else {
                 scratch.slot.exit(holding: false)
                 return .invalidMethod
             }
-            walk.pointee.methodBit = bit
-            isHead = word == MethodTable.headWord && method.count == 4 && options.headFallback
         } else {
             walk.pointee.methodBit = .max
+            walk.pointee.headPreference = nil
         }
-        if collectingAll { return collectAll(input, scratch, roots, isHead: isHead) }
-        var table = walkTables(input, scratch, roots)
+        if collectingAll { return collectAll(input, scratch, roots) }
+        let table = walkTables(input, scratch, roots)
         if table < 0 && walk.pointee.rejectedMethods != 0 {
-            if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
-                // The first walk's regex limit hits count too.
-                let firstHits = walk.pointee.limitHits
-                walk.pointee.reset()
-                walk.pointee.limitHits = firstHits
-                walk.pointee.methodBit = get
-                table = walkTables(input, scratch, roots)
-            }
-            if table < 0 {
-                scratch.slot.exit(holding: false)
-                if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
-                noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
-                return .methodNotAllowed
-            }
+            scratch.slot.exit(holding: false)
+            if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
+            noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
+            return .methodNotAllowed
         }
         let limitHits = walk.pointee.limitHits
         let mayDecline = walk.pointee.skipped
@@ -198,17 +184,29 @@ package final class RouterCore: @unchecked Sendable {
         return table
     }
 
-    /// The bit of GET when a HEAD request that no route accepts falls back to GET routes: when
-    /// some route of the URL accepts GET (docs/SEMANTICS.md §3.7).
-    private func getFallback(_ rejected: UInt64) -> UInt64? {
-        let get = methods.bit(of: .get)
-        return get != 0 && rejected & get != 0 ? get : nil
+    /// Sets the walk's method filter for a request with `method` (docs/SEMANTICS.md §3.7): the
+    /// routes accepting it; for HEAD with the fallback on, those accepting GET too, in the same
+    /// walk, with the routes naming HEAD first among routes of one shape. Returns `false` when
+    /// `method` is not an HTTP token. Only a HEAD request pays for the GET lookup.
+    @inline(__always)
+    private func resolve(_ method: UnsafeBufferPointer<UInt8>, into walk: UnsafeMutablePointer<WalkState>) -> Bool {
+        let word = MethodTable.word(method)
+        let bit = methods.bit(of: method, word: word)
+        if bit == 0 && !HTTPMethod.isToken(method) { return false }
+        if word == MethodTable.headWord && method.count == 4 && options.headFallback {
+            walk.pointee.methodBit = bit | methods.getBit
+            walk.pointee.headPreference = bit
+        } else {
+            walk.pointee.methodBit = bit
+            walk.pointee.headPreference = nil
+        }
+        return true
     }
 
     /// Records in `state` the methods a 405 allows: `rejected`, and HEAD when GET is among them
     /// and GET routes serve HEAD requests.
     private func noteMethodNotAllowed(_ state: UnsafeMutablePointer<ScratchState>, _ rejected: UInt64) {
-        let get = methods.bit(of: .get)
+        let get = methods.getBit
         state.pointee.noteAllowed(rejected, impliedHead: options.headFallback && get != 0 && rejected & get != 0,
                                   table: methods)
     }
@@ -229,24 +227,15 @@ package final class RouterCore: @unchecked Sendable {
 
     /// Collects every candidate of `input` (the reader is inside `roots`), makes the best one
     /// current and holds every payload until the caller moves on.
-    private func collectAll(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots,
-                            isHead: Bool) -> LookupStatus {
+    private func collectAll(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) -> LookupStatus {
         let state = scratch.state
         let walk = state.pointer(to: \.walk)!
         collect(input, scratch, roots)
         if walk.pointee.collected.count == 0 && walk.pointee.rejectedMethods != 0 {
-            if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
-                let firstHits = walk.pointee.limitHits
-                walk.pointee.methodBit = get
-                collect(input, scratch, roots)
-                walk.pointee.limitHits &+= firstHits
-            }
-            if walk.pointee.collected.count == 0 {
-                scratch.slot.exit(holding: false)
-                if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
-                noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
-                return .methodNotAllowed
-            }
+            scratch.slot.exit(holding: false)
+            if walk.pointee.limitHits != 0 { regexLimitHits.add(walk.pointee.limitHits, ordering: .relaxed) }
+            noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
+            return .methodNotAllowed
         }
         state.pointee.declineInput = input
         state.pointee.collectedVersion = roots.version
@@ -321,10 +310,12 @@ package final class RouterCore: @unchecked Sendable {
         }
         let table = state.pointee.currentTable
         let collected = walk.pointee.collected
+        let head = walk.pointee.headPreference
         var next = -1
         for index in 0..<collected.count {
             let candidate = collected[index]
-            if candidate.table > table || (candidate.table == table && Walker.precedes(current, candidate.terminal)) {
+            if candidate.table > table
+                || (candidate.table == table && Walker.precedes(current, candidate.terminal, head: head)) {
                 next = index
                 break
             }
@@ -340,11 +331,13 @@ package final class RouterCore: @unchecked Sendable {
         return .found
     }
 
-    /// Puts collected candidates in order: by table, then docs/SEMANTICS.md §3.1. Insertion
-    /// sort: the lists are short.
+    /// Puts collected candidates in order: by table, then docs/SEMANTICS.md §3.1 (and §3.7's
+    /// HEAD preference for a HEAD request), the order of the walk. Insertion sort: the lists
+    /// are short.
     private static func sortCollected(_ walk: UnsafeMutablePointer<WalkState>) {
         let items = walk.pointee.collected.base
         let count = walk.pointee.collected.count
+        let head = walk.pointee.headPreference
         guard count > 1 else { return }
         for index in 1..<count {
             let item = items[index]
@@ -352,7 +345,7 @@ package final class RouterCore: @unchecked Sendable {
             while position > 0 {
                 let previous = items[position - 1]
                 let before = item.table < previous.table
-                    || (item.table == previous.table && Walker.precedes(item.terminal, previous.terminal))
+                    || (item.table == previous.table && Walker.precedes(item.terminal, previous.terminal, head: head))
                 guard before else { break }
                 items[position] = previous
                 position -= 1
