@@ -75,7 +75,8 @@ package final class RouterCore: @unchecked Sendable {
     }
 
     /// Finds the best candidate for a request, `method` and `url` (docs/SEMANTICS.md §3.7): the
-    /// best route that matches the URL and accepts the method. An empty `method` is a lookup
+    /// best route that matches the URL and accepts the method (for HEAD with the fallback on,
+    /// HEAD or GET, in one walk; see ``resolve(_:into:)``). An empty `method` is a lookup
     /// without one. Returns `.found`, `.noMatch`, `.methodNotAllowed` (the allowed methods are
     /// in `scratch`), `.invalidURL` or `.invalidMethod` (not an HTTP token).
     /// - Complexity: as ``match(url:into:)``, plus the comparison of the method with the names
