@@ -26,7 +26,9 @@ extension RouteAnalysis {
             for rivalIndex in getAndHeadExpansions[entry.pattern.scheme] ?? [] {
                 let rival = expansions[rivalIndex]
                 let other = entries[rival.entry]
-                guard other.description.id != entry.description.id, hostsOverlap(entry.pattern.host, other.pattern.host), mayOverlap(expansion, rival),
+                // Only a tie of shape can give HEAD to one GET route and GET to another (above).
+                guard rival.precedence.ignoringRegistration == expansion.precedence.ignoringRegistration,
+                      other.description.id != entry.description.id, hostsOverlap(entry.pattern.host, other.pattern.host), mayOverlap(expansion, rival),
                       let url = exampleURL(for: expansion, alsoIn: rival),
                       candidateIDs(url, method: .get).first == entry.description.id,
                       let head = candidates(url, method: .head).first, head.id != entry.description.id,
