@@ -206,17 +206,20 @@ bench-quick: deps
 	@# Files and options it must refuse up front, CRLF files, sets a peer cannot take.
 	Tests/bench/check-cli.sh "$$($(SWIFT) build --show-bin-path)/fastrouter-bench"
 	@# The lint subcommand as a user runs it: a clean file exits 0; Tests/lint/problems.routes
-	@# must exit 1 with its four errors and four warnings (duplicate, shadowed, ambiguous, shadowed
-	@# for one method, a method in lower case, an empty method name).
+	@# must exit 1 with its four errors and seven warnings (duplicate, shadowed, ambiguous, shadowed
+	@# for one method, a method in lower case, an empty method name, a GET route whose HEAD requests
+	@# a route of its shape naming HEAD takes, HEAD taken by a better GET route).
 	"$$($(SWIFT) build --show-bin-path)/fastrouter-bench" lint examples/c/routes.txt
 	@out=$$("$$($(SWIFT) build --show-bin-path)/fastrouter-bench" lint Tests/lint/problems.routes); status=$$?; \
 	echo "$$out"; \
-	[ $$status -eq 1 ] && echo "$$out" | grep -q '^4 errors, 4 warnings$$' \
+	[ $$status -eq 1 ] && echo "$$out" | grep -q '^4 errors, 7 warnings$$' \
 	  && echo "$$out" | grep -q ':9: warning: route .* is never the first candidate' \
 	  && echo "$$out" | grep -q ':11: warning: routes .* have equal precedence' \
 	  && echo "$$out" | grep -q ":13: warning: route 'GET,POST /m/{y}' is shadowed for GET only" \
 	  && echo "$$out" | grep -q ":14: warning: method 'get' of route 'get /n'" \
 	  && echo "$$out" | grep -q ':15: error: empty method name' \
+	  && echo "$$out" | grep -q ":16: warning: HEAD requests for some URLs of route 'GET /h/{n:int}' go to 'GET,HEAD /h/{n:uint}'" \
+	  && echo "$$out" | grep -q ":19: warning: route 'HEAD,POST /k/{y}' is shadowed for HEAD only" \
 	  || { echo "error: fastrouter-bench lint did not report Tests/lint/problems.routes as expected (exit $$status)" >&2; exit 1; }
 # --- end benchmark section -------------------------------------------------------------------
 

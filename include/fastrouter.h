@@ -111,7 +111,7 @@ enum {
     FR_CASE_INSENSITIVE   = 1u << 0,  /* compare path literals ASCII case-insensitively (never regexes) */
     FR_NO_GLOBAL_FALLBACK = 1u << 1,  /* a URL with a scheme is matched against its scheme's table only */
     FR_NO_PLUS_AS_SPACE   = 1u << 2,  /* keep '+' in query keys and values instead of decoding it as a space */
-    FR_NO_HEAD_FALLBACK   = 1u << 3   /* a HEAD lookup takes only routes that accept HEAD, never GET's */
+    FR_NO_HEAD_FALLBACK   = 1u << 3   /* a HEAD lookup takes only routes that accept HEAD, not GET's too */
 };
 
 #define FR_NO_ROUTE UINT64_MAX        /* "no route": fr_match_route_id without a match; reserved as a route id */
@@ -332,8 +332,11 @@ int fr_router_match(const fr_router *router, const char *url, size_t url_len, fr
 **         FR_EINVAL.
 ** The other arguments are fr_router_match's. Candidates are the routes that match the URL and
 ** accept the method, in the usual precedence order (a method set does not make a route more
-** specific); a route registered without methods accepts every method. When no route for the
-** URL accepts HEAD, the routes accepting GET serve a HEAD request (unless FR_NO_HEAD_FALLBACK).
+** specific); a route registered without methods accepts every method. A HEAD request also takes
+** the routes accepting GET, so HEAD is answered by the route that answers GET; between two routes
+** of the same shape (priority, host and segment ranks) the one naming HEAD comes first (a route
+** for any method names it). FR_NO_HEAD_FALLBACK turns this off: HEAD then takes only the routes
+** accepting HEAD themselves.
 ** Returns FR_OK (read the result with the fr_match_* accessors; fr_match_next walks the same
 ** filtered candidates), FR_NOMATCH (no route matches the URL), FR_NOMETHOD (routes match the URL
 ** but none accepts the method: answer 405 with the value of fr_match_allow), FR_EURL or

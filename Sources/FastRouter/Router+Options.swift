@@ -13,9 +13,11 @@ public struct RouterOptions: Sendable, Equatable {
     public var globalFallback: Bool = true
     /// Decode `+` in the query as a space. Default `true`.
     public var plusAsSpace: Bool = true
-    /// Let routes that accept `GET` serve a `HEAD` request when no route for its URL accepts
-    /// `HEAD`, and list `HEAD` in a 405's allowed methods wherever `GET` is (docs/SEMANTICS.md
-    /// §3.7). Default `true`.
+    /// Let a `HEAD` request take the routes that accept `GET` as well, in the usual order (the
+    /// route naming `HEAD` first between two of the same shape), so that the route answering
+    /// `GET` answers `HEAD`; and list `HEAD` in a 405's allowed methods wherever `GET` is
+    /// (docs/SEMANTICS.md §3.7). Default `true`. When `false`, `HEAD` reaches only routes that
+    /// accept it themselves.
     public var headFallback: Bool = true
     /// Schemes whose authority is a domain matched against route hosts. Default `http`, `https`.
     /// Schemes compare case-insensitively: names are kept lower-cased however they are given.

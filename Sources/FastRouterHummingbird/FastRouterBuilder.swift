@@ -31,8 +31,9 @@ public final class FastRouterBuilder<Context: RequestContext>: RouterMethods, HT
     /// - Parameters:
     ///   - context: the request context type of the application.
     ///   - options: Hummingbird's router options. `.caseInsensitive` makes path literals compare
-    ///     ASCII case-insensitively; `.autoGenerateHeadEndpoints` changes nothing, since GET routes
-    ///     always serve HEAD requests no route takes.
+    ///     ASCII case-insensitively; `.autoGenerateHeadEndpoints` changes nothing, since a HEAD
+    ///     request is always answered by the GET route that answers GET, unless a HEAD route of
+    ///     the same path comes first.
     public init(context: Context.Type = BasicRequestContext.self, options: Hummingbird.RouterOptions = []) {
         router = FastRouter.Router(options: FastRouter.RouterOptions(caseInsensitivePaths: options.contains(.caseInsensitive)))
     }

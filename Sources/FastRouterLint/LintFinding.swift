@@ -31,9 +31,9 @@ public struct LintFinding: Sendable, Equatable, CustomStringConvertible {
         /// A method that differs from a standard one only by case (`get`, `Post`): methods are
         /// case-sensitive, so requests with the standard method do not reach the route through it.
         case methodCase
-        /// A route that accepts GET but not HEAD, for URLs where another route accepts HEAD:
-        /// HEAD requests go to that route, since GET routes serve HEAD only when no route for
-        /// the URL accepts it.
+        /// A route that accepts GET but not HEAD, for URLs where another route that accepts GET
+        /// and HEAD has equal precedence but for registration: GET requests go to the earlier
+        /// route, HEAD requests to the one naming HEAD (docs/SEMANTICS.md §3.7).
         case headServedElsewhere
     }
 

@@ -100,4 +100,15 @@ extension RouteAnalysis {
     func precedes(_ lhs: Expansion, _ rhs: Expansion) -> Bool {
         lhs.precedence < rhs.precedence
     }
+
+    /// Whether `lhs` comes before `rhs` by priority, host or segments: not by registration
+    /// alone, so that it also comes first for a HEAD request that prefers the route naming HEAD
+    /// (docs/SEMANTICS.md §3.7).
+    func precedesBeforeRegistration(_ lhs: Expansion, _ rhs: Expansion) -> Bool {
+        guard let decision = PrecedenceKey.decision(lhs.precedence, rhs.precedence), decision.lhsFirst else { return false }
+        switch decision.field {
+        case .priority, .host, .path: return true
+        case .head, .registration, .expansion: return false
+        }
+    }
 }

@@ -7,9 +7,11 @@ extension RouteAnalysis {
     static let standardMethods: [HTTPMethod] = [.get, .head, .post, .put, .delete, .connect, .options, .trace, .patch]
 
     /// `methods` in `Allow` order: standard methods first, then the others as the routes first
-    /// name them (the router's own order, but for names only removed routes used).
+    /// name them (the router's own order, but for names only removed routes used). A standard
+    /// method no route names (HEAD that GET routes take) keeps its standard place.
     func allowOrder(_ methods: some Sequence<HTTPMethod>) -> [HTTPMethod] {
-        methods.sorted { (methodRank[$0] ?? .max, $0.rawValue) < (methodRank[$1] ?? .max, $1.rawValue) }
+        let rank = { (method: HTTPMethod) in methodRank[method] ?? Self.standardMethods.firstIndex(of: method) ?? .max }
+        return methods.sorted { (rank($0), $0.rawValue) < (rank($1), $1.rawValue) }
     }
 
     /// A method no route names, so that only routes for any method accept it: a standard one

@@ -3,7 +3,9 @@ import FastRouter
 /// Which routes hide a route, method by method (docs/SEMANTICS.md §3.1 and §3.7): a lookup with a
 /// method keeps the candidates that accept it in the usual order, so a route is hidden for a
 /// method when, for every URL it matches, a route that comes first matches that URL and accepts
-/// the method.
+/// the method. With the HEAD fallback a HEAD request also takes the routes accepting GET, after
+/// a route naming HEAD of the same shape: a GET route hides a route's HEAD requests when it comes
+/// first by priority, host or segments, not by registration alone.
 extension RouteAnalysis {
     /// How a route is hidden from lookups, and by which routes.
     struct Shadowing {
@@ -42,32 +44,36 @@ extension RouteAnalysis {
         let own = entry.expansions.map { expansions[$0] }
         // For each expansion, the expansions of other routes that match every URL it matches and
         // come first; a route sharing the id does not count (a chain of one handler).
-        var covers: [[Expansion]] = []
+        var covers: [[Cover]] = []
         for expansion in own {
-            let found = containerCandidates(of: expansion, table: entry.pattern.scheme).map { expansions[$0] }.filter { candidate in
+            let found = containerCandidates(of: expansion, table: entry.pattern.scheme).map { expansions[$0] }.compactMap { candidate -> Cover? in
                 let other = entries[candidate.entry]
                 guard candidate.entry != entryIndex, other.description.id != entry.description.id,
-                      includes(candidate, expansion) else { return false }
+                      includes(candidate, expansion) else { return nil }
                 // It must come before every expansion of this route that could match the same URL.
-                return own.allSatisfy { sibling in
-                    !(sibling.index == expansion.index || mayOverlap(sibling, expansion)) || precedes(candidate, sibling)
-                }
+                let overlapping = own.filter { $0.index == expansion.index || mayOverlap($0, expansion) }
+                guard overlapping.allSatisfy({ precedes(candidate, $0) }) else { return nil }
+                return Cover(expansion: candidate,
+                             beforeRegistration: overlapping.allSatisfy { precedesBeforeRegistration(candidate, $0) })
             }
             guard !found.isEmpty else { return nil }
             covers.append(found)
         }
-        let takesAll = { (cover: Expansion) in entries[cover.entry].acceptsEveryMethod(of: entry) }
+        let takesAll = { (cover: Cover) in
+            entry.acceptsAnyMethod ? entries[cover.expansion.entry].acceptsAnyMethod
+                : entry.methods.allSatisfy { self.takes(cover, $0) }
+        }
         if covers.allSatisfy({ $0.contains(where: takesAll) }), let winner = covers[0].first(where: takesAll) {
-            return confirmed(Shadowing(extent: .whole, loser: own[0], winners: [(winner, entry.methods)]), of: entry)
+            return confirmed(Shadowing(extent: .whole, loser: own[0], winners: [(winner.expansion, entry.methods)]), of: entry)
         }
         // Method by method. A route for any method can lose only methods that better routes
-        // name: a set of methods never covers every method, only a route for any method does.
-        let named = entry.acceptsAnyMethod
-            ? allowOrder(Set(covers.joined().flatMap { entries[$0.entry].methods })) : entry.methods
+        // name (and HEAD, which GET routes take): a set of methods never covers every method,
+        // only a route for any method does.
+        let named = entry.acceptsAnyMethod ? namedByCovers(covers) : entry.methods
         var winners: [(winner: Expansion, methods: [HTTPMethod])] = []
         for method in named {
-            let takes = { (cover: Expansion) in entries[cover.entry].accepts(method) }
-            guard covers.allSatisfy({ $0.contains(where: takes) }), let winner = covers[0].first(where: takes) else { continue }
+            let takes = { (cover: Cover) in self.takes(cover, method) }
+            guard covers.allSatisfy({ $0.contains(where: takes) }), let winner = covers[0].first(where: takes)?.expansion else { continue }
             if let known = winners.firstIndex(where: { $0.winner.entry == winner.entry }) {
                 winners[known].methods.append(method)
             } else {
@@ -78,6 +84,33 @@ extension RouteAnalysis {
         let hidden = winners.reduce(0) { $0 + $1.methods.count }
         let extent: Shadowing.Extent = !entry.acceptsAnyMethod && hidden == entry.methods.count ? .everyMethod : .someMethods
         return confirmed(Shadowing(extent: extent, loser: own[0], winners: winners), of: entry)
+    }
+
+    /// An expansion of another route that matches every URL a route's expansion matches and
+    /// comes before it (and its overlapping siblings).
+    struct Cover {
+        var expansion: Expansion
+        /// Whether it comes first by priority, host or segments, not by registration alone: only
+        /// then does it keep its place for a HEAD request it takes as a GET route (§3.7).
+        var beforeRegistration: Bool
+    }
+
+    /// Whether `cover` takes the requests with `method` of the route it covers, which accepts
+    /// `method`: when it accepts `method` too, or, for HEAD with the fallback on, when it
+    /// accepts GET and comes first by more than registration (the covered route names HEAD, so
+    /// between routes of one shape it would come first, docs/SEMANTICS.md §3.7).
+    func takes(_ cover: Cover, _ method: HTTPMethod) -> Bool {
+        let other = entries[cover.expansion.entry]
+        if other.accepts(method) { return true }
+        return method == .head && core.options.headFallback && other.accepts(.get) && cover.beforeRegistration
+    }
+
+    /// The methods routes in `covers` name, in `Allow` order, with HEAD when one names GET and
+    /// GET routes serve HEAD: what a route for any method can lose to them.
+    private func namedByCovers(_ covers: [[Cover]]) -> [HTTPMethod] {
+        var names = Set(covers.joined().flatMap { entries[$0.expansion.entry].methods })
+        if core.options.headFallback && names.contains(.get) { names.insert(.head) }
+        return allowOrder(names)
     }
 
     /// `shadowing` with an example URL when lookups show it: for each hidden method (without a

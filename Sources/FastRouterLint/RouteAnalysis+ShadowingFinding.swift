@@ -62,6 +62,8 @@ extension RouteAnalysis {
             return "more specific host"
         case .path?:
             return "more specific segments"
+        case .head?:
+            return "it names HEAD"
         case .registration?, .expansion?, nil:
             return "registered earlier"
         }

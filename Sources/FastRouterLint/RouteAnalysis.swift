@@ -50,16 +50,11 @@ struct RouteAnalysis {
         /// Whether it accepts every method (it was registered without methods).
         var acceptsAnyMethod: Bool { methodSet.isEmpty }
 
-        /// Whether a lookup with `method` keeps it as a candidate (docs/SEMANTICS.md §3.7).
-        /// Only its own methods count, not the HEAD fallback: the analysis asks only about a
-        /// method that another route of the same URLs accepts, and when some route of a URL
-        /// accepts HEAD, a HEAD lookup keeps just the routes that accept HEAD themselves.
+        /// Whether it accepts `method` itself (a route for any method accepts every one),
+        /// docs/SEMANTICS.md §3.7. The HEAD fallback (a HEAD request also takes the routes
+        /// accepting GET) is not counted here: where it matters, ``RouteAnalysis/takes(_:_:)``
+        /// adds it with the order it comes with.
         func accepts(_ method: HTTPMethod) -> Bool { acceptsAnyMethod || methodSet.contains(method) }
-
-        /// Whether it accepts every method `other` accepts.
-        func acceptsEveryMethod(of other: Entry) -> Bool {
-            acceptsAnyMethod || (!other.acceptsAnyMethod && other.methodSet.isSubset(of: methodSet))
-        }
     }
 
     /// A trie of a table's expansions by segment, to find the ones that may contain a given
@@ -83,7 +78,8 @@ struct RouteAnalysis {
     /// Where each method the routes name stands in `Allow` order (``RouteAnalysis/allowOrder(_:)``).
     var methodRank: [HTTPMethod: Int] = [:]
     /// Expansions by table of the routes that accept both GET and HEAD, in registration order:
-    /// the ones that can take a GET route's HEAD requests (``headServedElsewhere(_:excluding:)``).
+    /// the ones that can take a GET route's HEAD requests while it keeps its GET requests
+    /// (``headServedElsewhere(_:excluding:)``).
     var getAndHeadExpansions: [String?: [Int]] = [:]
     var expansions: [Expansion] = []
     /// Expansions by table (lower-cased scheme, `nil` for the global table), in registration order.

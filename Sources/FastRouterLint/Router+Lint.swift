@@ -10,13 +10,15 @@ extension Router {
     /// (docs/SEMANTICS.md §3.7): a route is shadowed for a method when routes that come first and
     /// accept that method match every URL it matches; it is reported as partly shadowed when
     /// other methods still reach it, and as unreachable when its methods all go to better routes
-    /// without one route taking them all. A route for any method loses a method only to routes
-    /// naming it, so only a route for any method shadows it wholly. Two routes are reported as
-    /// ambiguous when they have equal precedence, a common URL and a common method, so only
-    /// registration order decides. A method that differs from a standard one only by case
-    /// (`get`) is reported, and so is a GET route whose HEAD requests another route takes (with
-    /// `RouterOptions.headFallback`, GET routes serve HEAD only when no route for the
-    /// URL accepts HEAD). Each finding comes with an example URL checked by a real lookup. Regex
+    /// without one route taking them all. With `RouterOptions.headFallback`, a GET route that
+    /// comes first by priority, host or segments also takes HEAD. A route for any method loses a
+    /// method only to routes naming it (and HEAD to GET routes), so only a route for any method
+    /// shadows it wholly. Two routes are reported as ambiguous when they have equal precedence, a
+    /// common URL and a common method, so only registration order decides. A method that differs
+    /// from a standard one only by case (`get`) is reported, and so is a GET route whose HEAD
+    /// requests another GET route takes (one of equal precedence registered later that names
+    /// HEAD, which comes first for HEAD). Each finding comes with an example URL checked by a
+    /// real lookup. Regex
     /// constraints are compared by their source: the check never reports a route that can come
     /// first, but it may miss one hidden by a regex that contains another, or by several routes
     /// together.

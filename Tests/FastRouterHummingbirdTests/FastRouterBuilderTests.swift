@@ -109,7 +109,7 @@ private struct EndpointPathMiddleware<Context: RequestContext>: RouterMiddleware
     }
 }
 
-/// HEAD requests: served by GET routes without a body, unless a HEAD route exists.
+/// HEAD requests: served by the GET route without a body, unless a HEAD route of the same path comes first.
 @Suite struct HeadTests {
     @Test func getRouteServesHeadWithoutBody() async throws {
         let router = FastRouterBuilder()

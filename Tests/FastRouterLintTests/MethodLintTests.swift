@@ -35,8 +35,11 @@ import Testing
         // A set of methods never covers every method: only a route for any method hides one wholly.
         let findings = try router([("/d/:x", [.get, .put], 1), ("/d/{y}", [], 0)]).lint()
         #expect(findings.map(\.kind) == [.partlyShadowedRoute])
-        #expect(findings.first?.message == "route '/d/{y}' is shadowed for GET, PUT only: 'GET,PUT /d/:x' (priority 1) matches every URL it matches and comes first for GET, PUT (higher priority, 1 > 0); every other method still reaches it")
-        #expect(findings.first?.methods == [.get, .put])
+        // HEAD too: the GET route, more specific by priority, answers it (docs/SEMANTICS.md §3.7).
+        #expect(findings.first?.message == "route '/d/{y}' is shadowed for GET, HEAD, PUT only: 'GET,PUT /d/:x' (priority 1) matches every URL it matches and comes first for GET, HEAD, PUT (higher priority, 1 > 0); every other method still reaches it")
+        #expect(findings.first?.methods == [.get, .head, .put])
+        let strict = try router([("/d/:x", [.get, .put], 1), ("/d/{y}", [], 0)], options: RouterOptions(headFallback: false)).lint()
+        #expect(strict.first?.methods == [.get, .put], "no fallback: GET routes never take HEAD")
         let whole = try router([("/d/:x", [], 1), ("/d/{y}", [], 0)]).lint()
         #expect(whole.map(\.kind) == [.shadowedRoute])
         #expect(whole.first?.methods == [])
@@ -79,41 +82,54 @@ import Testing
 
     // MARK: HEAD
 
-    /// GET routes serve HEAD only when no route for the URL accepts HEAD: a route that accepts
-    /// HEAD itself keeps its HEAD requests, however many better GET routes cover it.
-    @Test func aBetterGetRouteDoesNotTakeTheHeadRequestsOfARouteAcceptingHead() throws {
-        for headFallback in [true, false] {
-            let options = RouterOptions(headFallback: headFallback)
-            #expect(try router([("/h/:x", [.get], 1), ("/h/{y}", [.head], 0)], options: options).lint().isEmpty)
-            let findings = try router([("/h/:x", [.get], 1), ("/h/{y}", [.get, .head], 0)], options: options).lint()
-            #expect(findings.map(\.kind) == [.partlyShadowedRoute], "fallback \(headFallback)")
-            #expect(findings.first?.message == "route 'GET,HEAD /h/{y}' is shadowed for GET only: 'GET /h/:x' (priority 1) matches every URL it matches and comes first for GET (higher priority, 1 > 0); HEAD still reaches it")
-            let router = try router([("/h/:x", [.get], 1), ("/h/{y}", [.get, .head], 0)], options: options)
-            #expect(try router.match("/h/1", method: .head).match?.routeID == 2)
-        }
+    /// A HEAD request takes the GET routes in their order (docs/SEMANTICS.md §3.7): a better GET
+    /// route hides a route's HEAD requests as it hides its GET requests; without the fallback
+    /// it hides only GET.
+    @Test func aBetterGetRouteTakesTheHeadRequestsOfARouteAcceptingHead() throws {
+        let headOnly = try router([("/h/:x", [.get], 1), ("/h/{y}", [.head], 0)]).lint()
+        #expect(headOnly.map(\.kind) == [.shadowedRoute])
+        #expect(headOnly.first?.message == "route 'HEAD /h/{y}' is never the first candidate: 'GET /h/:x' (priority 1) matches every URL it matches and comes first for HEAD (higher priority, 1 > 0)")
+        let findings = try router([("/h/:x", [.get], 1), ("/h/{y}", [.get, .head], 0)]).lint()
+        #expect(findings.map(\.kind) == [.shadowedRoute])
+        #expect(findings.first?.message == "route 'GET,HEAD /h/{y}' is never the first candidate: 'GET /h/:x' (priority 1) matches every URL it matches and comes first for GET, HEAD (higher priority, 1 > 0)")
+        #expect(try router([("/h/:x", [.get], 1), ("/h/{y}", [.get, .head], 0)]).match("/h/1", method: .head).match?.routeID == 1)
+
+        let strict = RouterOptions(headFallback: false)
+        #expect(try router([("/h/:x", [.get], 1), ("/h/{y}", [.head], 0)], options: strict).lint().isEmpty)
+        let kept = try router([("/h/:x", [.get], 1), ("/h/{y}", [.get, .head], 0)], options: strict).lint()
+        #expect(kept.map(\.kind) == [.partlyShadowedRoute])
+        #expect(kept.first?.message == "route 'GET,HEAD /h/{y}' is shadowed for GET only: 'GET /h/:x' (priority 1) matches every URL it matches and comes first for GET (higher priority, 1 > 0); HEAD still reaches it")
+        #expect(try router([("/h/:x", [.get], 1), ("/h/{y}", [.get, .head], 0)], options: strict).match("/h/1", method: .head).match?.routeID == 2)
     }
 
-    @Test func headRequestsTakenFromAGetRouteAreReported() throws {
-        let findings = try router([("/files/index", [.get], 0), ("/files/:name", [], 0)]).lint()
-        #expect(findings.count == 1)
+    /// A GET route of the same shape registered earlier keeps GET but not HEAD, which prefers the
+    /// route naming HEAD; a GET route that is better by shape keeps HEAD.
+    @Test func aGetRouteOfTheSameShapeLosesHeadToTheRouteNamingHead() throws {
+        let headOnly = try router([("/h/{n:int}", [.get], 0), ("/h/{n:uint}", [.head], 0)]).lint()
+        #expect(headOnly.isEmpty, "a route for HEAD without GET is a HEAD handler")
+        let findings = try router([("/h/{n:int}", [.get], 0), ("/h/{n:uint}", [.get, .head], 0)]).lint()
+        #expect(findings.map(\.kind) == [.headServedElsewhere, .ambiguousRoutes])
         let finding = try #require(findings.first)
-        #expect(finding.kind == .headServedElsewhere)
-        #expect(finding.message == "HEAD requests for some URLs of route 'GET /files/index' go to '/files/:name': it accepts HEAD, and a GET route serves HEAD only when no route for the URL accepts HEAD (add HEAD to the route's methods)")
+        #expect(finding.message == "HEAD requests for some URLs of route 'GET /h/{n:int}' go to 'GET,HEAD /h/{n:uint}': it has equal precedence and names HEAD, which comes first for HEAD, while registration order gives GET to 'GET /h/{n:int}' (add HEAD to the route's methods)")
         #expect(finding.route?.id == 1 && finding.relatedRoute?.id == 2)
-        #expect(finding.exampleURL == "/files/index")
+        #expect(finding.exampleURL == "/h/1")
         #expect(finding.methods == [.head])
-        let router = try router([("/files/index", [.get], 0), ("/files/:name", [], 0)])
-        #expect(try router.match("/files/index", method: .get).match?.routeID == 1)
-        #expect(try router.match("/files/index", method: .head).match?.routeID == 2)
+        let router = try router([("/h/{n:int}", [.get], 0), ("/h/{n:uint}", [.get, .head], 0)])
+        #expect(try router.match("/h/1", method: .get).match?.routeID == 1)
+        #expect(try router.match("/h/1", method: .head).match?.routeID == 2)
     }
 
     @Test func headRequestsGoingElsewhereOnPurposeAreNotReported() throws {
-        // No fallback: GET routes never serve HEAD.
+        // A more specific GET route keeps its HEAD requests: nothing to report, fallback or not.
+        #expect(try router([("/f/index", [.get], 0), ("/f/:name", [], 0)]).lint().isEmpty)
         #expect(try router([("/f/index", [.get], 0), ("/f/:name", [], 0)], options: RouterOptions(headFallback: false))
             .lint().isEmpty)
+        // No fallback: GET routes never serve HEAD.
+        #expect(try router([("/f/{n:int}", [.get], 0), ("/f/{n:uint}", [], 0)], options: RouterOptions(headFallback: false))
+            .lint().map(\.kind) == [.ambiguousRoutes])
         // A route for HEAD alone is a HEAD handler; a route listing HEAD serves it itself.
         #expect(try router([("/f/index", [.get], 0), ("/f/:name", [.head], 0)]).lint().isEmpty)
-        #expect(try router([("/f/index", [.get, .head], 0), ("/f/:name", [], 0)]).lint().isEmpty)
+        #expect(try router([("/f/{n:int}", [.get, .head], 0), ("/f/{n:uint}", [], 0)]).lint().map(\.kind) == [.ambiguousRoutes])
         // The broader route accepting HEAD also comes first for GET: that is shadowing, not this.
         #expect(try router([("/f/:name", [.get, .head], 1), ("/f/index", [.get], 0)]).lint().map(\.kind) == [.shadowedRoute])
     }
@@ -207,12 +223,12 @@ import Testing
             """
         let findings = RouteLinter.lint(routesFileContents: file)
         #expect(findings.map(\.line) == [4, 6, 7, 9])
-        #expect(findings.map(\.kind) == [.duplicateRoute, .duplicateRoute, .methodCase, .partlyShadowedRoute])
+        #expect(findings.map(\.kind) == [.duplicateRoute, .duplicateRoute, .methodCase, .shadowedRoute])
         #expect(findings.map(\.message) == [
             "duplicate route: 'POST,PUT /a' has the same table, host, priority and segments as 'GET,POST /a' (line 3), and both accept POST",
             "duplicate route: 'HEAD /b' has the same table, host, priority and segments as '/b' (line 5), and both accept HEAD",
             "method 'get' of route 'get /c' is not GET: methods are case-sensitive, so GET requests do not match it (write GET)",
-            "route 'GET,HEAD /h/{y}' is shadowed for GET only: 'GET /h/:x' (priority 1) matches every URL it matches and comes first for GET (higher priority, 1 > 0); HEAD still reaches it",
+            "route 'GET,HEAD /h/{y}' is never the first candidate: 'GET /h/:x' (priority 1) matches every URL it matches and comes first for GET, HEAD (higher priority, 1 > 0)",
         ])
         #expect(findings.map(\.relatedLine) == [3, 5, nil, 8])
         #expect(RouteLinter.lint(routesFileContents: "GET /a\nGET /a\n").first?.message == "duplicate route: 'GET /a' is already on line 1")

@@ -90,10 +90,59 @@ import Testing
         #expect(compared > 1000)
     }
 
+    /// HEAD requests (docs/SEMANTICS.md §3.7): the routes accepting HEAD or GET, ordered by
+    /// ``PrecedenceKey/decision(_:_:namingHead:)`` (the route naming HEAD first at a tie of
+    /// shape), are the router's candidates; without the fallback, the routes accepting HEAD in
+    /// the plain order.
+    @Test func lintAndLookupAgreeOnHeadRequests() throws {
+        let shapes = ["a", ":p", "{p:int}", "{p:alpha}", "{p:hex}", "*w"]
+        let methodSets: [[HTTPMethod]] = [[.get], [.head], [.get, .head], [], [.post], [.head, .post]]
+        let pool = ["a", "1", "ab", "f0"]
+        var urls: [String] = ["/"]
+        var level = [""]
+        for _ in 0..<2 {
+            level = level.flatMap { prefix in pool.map { prefix + "/" + $0 } }
+            urls += level
+        }
+        var decidedByHead = 0
+        for seed in 0..<60 {
+            for headFallback in [true, false] {
+                var random = SplitMix64(UInt64(seed) &+ 303)
+                let router = Router<Int>(options: RouterOptions(headFallback: headFallback))
+                for index in 0..<10 {
+                    let pattern = (0..<(1 + Int(random.next() % 2))).map { position in
+                        "/" + shapes[Int(random.next() % UInt64(shapes.count))].replacingOccurrences(of: "p", with: "p\(position)")
+                    }.joined()
+                    let methods = methodSets[Int(random.next() % UInt64(methodSets.count))]
+                    _ = try? router.add(pattern, methods: methods, priority: Int32(random.next() % 2), id: UInt64(index), value: index)
+                }
+                let analysis = RouteAnalysis(core: router.core)
+                for url in urls {
+                    let expected = try router.matches(url, method: .head).map(\.routeID)
+                    let ordered = lintOrder(analysis, url, head: headFallback ? .fallback : .own)
+                    #expect(ordered.map { analysis.entries[$0.entry].description.id } == expected,
+                            "seed \(seed), fallback \(headFallback): HEAD \(url)")
+                    for (first, second) in zip(ordered, ordered.dropFirst()) where headFallback {
+                        let naming = (analysis.entries[first.entry].accepts(.head), analysis.entries[second.entry].accepts(.head))
+                        if PrecedenceKey.decision(first.precedence, second.precedence, namingHead: naming)?.field == .head {
+                            decidedByHead += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(decidedByHead > 20, "neighbours put in order by the route naming HEAD: \(decidedByHead)")
+    }
+
+    /// How ``lintOrder(_:_:head:)`` reads a HEAD request: not one (every route), with the
+    /// fallback (routes accepting HEAD or GET, the route naming HEAD first at a tie of shape) or
+    /// without it (routes accepting HEAD).
+    private enum HeadRequest { case none, fallback, own }
+
     /// The expansions matching `url` by the linter's reading of the routes (host rule, then each
     /// segment as the matcher compares it), in the order of their precedence keys: the URL's
     /// scheme table first, then the global table.
-    private func lintOrder(_ analysis: RouteAnalysis, _ url: String) -> [RouteAnalysis.Expansion] {
+    private func lintOrder(_ analysis: RouteAnalysis, _ url: String, head: HeadRequest = .none) -> [RouteAnalysis.Expansion] {
         var scheme: String?
         var host: String?
         var path = Substring(url)
@@ -112,9 +161,20 @@ import Testing
         if scheme == nil || analysis.core.options.globalFallback { tables.append(nil) }
         var ordered: [RouteAnalysis.Expansion] = []
         for table in tables {
+            let namesHead = { (expansion: RouteAnalysis.Expansion) in analysis.entries[expansion.entry].accepts(.head) }
+            let takes = { (expansion: RouteAnalysis.Expansion) -> Bool in
+                switch head {
+                case .none: true
+                case .own: namesHead(expansion)
+                case .fallback: namesHead(expansion) || analysis.entries[expansion.entry].accepts(.get)
+                }
+            }
             ordered += (analysis.tables[table] ?? []).map { analysis.expansions[$0] }
-                .filter { matches($0, analysis, host: host, segments: segments) }
-                .sorted { $0.precedence < $1.precedence }
+                .filter { takes($0) && matches($0, analysis, host: host, segments: segments) }
+                .sorted { lhs, rhs in
+                    let naming = head == .fallback ? (namesHead(lhs), namesHead(rhs)) : nil
+                    return PrecedenceKey.decision(lhs.precedence, rhs.precedence, namingHead: naming)?.lhsFirst ?? false
+                }
         }
         return ordered
     }

@@ -74,6 +74,7 @@ extension DifferentialScenario {
         case .methodNotAllowed: outcome.requestsNotAllowed += 1
         }
         if expected.servedByGet { outcome.headServedByGet += 1 }
+        if expected.headPreferred { outcome.headPreferred += 1 }
         if expected.allow.contains(where: { !ReferenceMatcher.standardMethods.contains($0) }) {
             outcome.allowWithExtensions += 1
         }

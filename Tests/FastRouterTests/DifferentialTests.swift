@@ -59,6 +59,7 @@ import Darwin
             methods.requestsNotFound += outcome.requestsNotFound
             methods.requestsNotAllowed += outcome.requestsNotAllowed
             methods.headServedByGet += outcome.headServedByGet
+            methods.headPreferred += outcome.headPreferred
             methods.allowWithExtensions += outcome.allowWithExtensions
             if let report = outcome.failure {
                 failures += 1
@@ -80,6 +81,7 @@ import Darwin
         #expect(methods.requestsNotFound * 20 > requests, "requests without a route: \(methods.requestsNotFound) of \(requests)")
         #expect(methods.requestsNotAllowed * 20 > requests, "405 requests: \(methods.requestsNotAllowed) of \(requests)")
         #expect(methods.headServedByGet * 100 > requests, "HEAD served by GET: \(methods.headServedByGet) of \(requests)")
+        #expect(methods.headPreferred > 0, "HEAD requests ordered by the route naming HEAD: \(methods.headPreferred) of \(requests)")
         #expect(methods.allowWithExtensions * 100 > requests, "405s listing extension methods: \(methods.allowWithExtensions) of \(requests)")
     }
 
@@ -282,6 +284,8 @@ struct DifferentialScenario {
         var requestsNotFound = 0
         var requestsNotAllowed = 0
         var headServedByGet = 0
+        /// HEAD requests where a route naming HEAD came before an earlier route of its shape.
+        var headPreferred = 0
         var allowWithExtensions = 0
         var failure: String?
     }

@@ -79,8 +79,8 @@ import Testing
         try router.add("/b", methods: [.get], value: 2)
         try router.add("/b", methods: [.head], value: 3)
         #expect(try id(router, .head, "/a") == 1)
-        #expect(try id(router, .head, "/b") == 3, "a route accepting HEAD is taken before GET's")
-        #expect(try router.matches("/b", method: .head).map(\.value) == [3])
+        #expect(try id(router, .head, "/b") == 3, "a route naming HEAD comes before GET's of the same shape")
+        #expect(try router.matches("/b", method: .head).map(\.value) == [3, 2], "GET's route is the next candidate")
         #expect(try router.matches("/a", method: .head).map(\.value) == [1])
 
         var options = RouterOptions()
@@ -91,14 +91,67 @@ import Testing
         #expect(try id(strict, .get, "/a") == 1)
     }
 
-    @Test func headFallbackIsDecidedByTheWholeCandidateList() throws {
-        // "When no route accepts HEAD": a route for any method accepts it, so GET routes do not
-        // serve HEAD for this URL even when more specific (docs/SEMANTICS.md §3.7).
+    @Test func headIsAnsweredByTheRouteThatAnswersGet() throws {
+        // HEAD takes the GET routes as candidates in §3.1 order: a route for any method does not
+        // hide a more specific GET route from HEAD (docs/SEMANTICS.md §3.7).
         let router = Router<UInt64>()
         try router.add("/files/:name", value: 1)
         try router.add("/files/index", methods: [.get], value: 2)
         #expect(try id(router, .get, "/files/index") == 2)
-        #expect(try id(router, .head, "/files/index") == 1)
+        #expect(try id(router, .head, "/files/index") == 2)
+        #expect(try router.matches("/files/index", method: .head).map(\.value) == [2, 1])
+        #expect(try id(router, .head, "/files/other") == 1)
+        // The same for a HEAD route below a more specific GET route.
+        try router.add("/docs/:name", methods: [.head], value: 3)
+        try router.add("/docs/index", methods: [.get], value: 4)
+        #expect(try router.matches("/docs/index", method: .head).map(\.value) == [4, 3])
+    }
+
+    @Test func aRouteNamingHeadComesFirstAmongRoutesOfOneShape() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.get], value: 1)
+        try router.add("/a", methods: [.head], value: 2)
+        #expect(try id(router, .head, "/a") == 2, "HEAD's own route, though registered later")
+        #expect(try id(router, .get, "/a") == 1)
+        #expect(try Array(router.candidates("/a", method: .head)).map(\.value) == [2, 1])
+        let matcher = Matcher(router: router)
+        #expect(try matcher.match("/a", method: .head) == .matched && matcher.value == 2)
+        #expect(matcher.next() && matcher.value == 1, "declining HEAD's route gives GET's")
+        #expect(!matcher.next())
+        // Shapes compare ranks, not text: two constraints of one rank, the later for any method
+        // (it names HEAD), and the earlier still answers GET.
+        try router.add("/n/{n:int}", methods: [.get], value: 3)
+        try router.add("/n/{n:uint}", value: 4)
+        #expect(try router.matches("/n/5", method: .head).map(\.value) == [4, 3])
+        #expect(try router.matches("/n/5", method: .get).map(\.value) == [3, 4])
+        #expect(try router.matches("/n/5").map(\.value) == [3, 4], "no method: registration order")
+    }
+
+    @Test func precedenceComesBeforeTheRouteNamingHead() throws {
+        let router = Router<UInt64>()
+        try router.add("/p", methods: [.head], value: 1)
+        try router.add("/p", methods: [.get], priority: 1, value: 2)
+        #expect(try router.matches("/p", method: .head).map(\.value) == [2, 1], "priority first")
+        try router.add("/s/:x", methods: [.head], value: 3)
+        try router.add("/s/x", methods: [.get], value: 4)
+        #expect(try router.matches("/s/x", method: .head).map(\.value) == [4, 3], "specificity next")
+        let matcher = Matcher(router: router)
+        #expect(try matcher.match("/s/x", method: .head) == .matched && matcher.value == 4)
+        #expect(matcher.next() && matcher.value == 3 && !matcher.next())
+    }
+
+    @Test func withoutTheFallbackHeadReachesOnlyRoutesNamingIt() throws {
+        var options = RouterOptions()
+        options.headFallback = false
+        let router = Router<UInt64>(options: options)
+        try router.add("/files/:name", value: 1)
+        try router.add("/files/index", methods: [.get], value: 2)
+        try router.add("/a", methods: [.get], value: 3)
+        try router.add("/a", methods: [.head], value: 4)
+        #expect(try router.matches("/files/index", method: .head).map(\.value) == [1])
+        #expect(try router.matches("/a", method: .head).map(\.value) == [4])
+        try router.add("/g", methods: [.get], value: 5)
+        #expect(try allow(router, .head, "/g") == "GET")
     }
 
     @Test func methodsDoNotChangePrecedence() throws {

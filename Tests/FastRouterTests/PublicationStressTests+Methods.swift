@@ -7,7 +7,7 @@ import Testing
 extension PublicationStressTests {
     /// Paths `/r/<k>`, k < 6. Units the writer churns at each path (unit 3k + n):
     /// - n = 0: a GET route and a POST route, added in one batch under one id and removed together;
-    /// - n = 1: a route for DELETE and HEAD (while it is there, HEAD is its own and not GET's);
+    /// - n = 1: a route for DELETE and HEAD (while it is there, HEAD is its own first, GET's next);
     /// - n = 2: a route for `EXT<k>`, an extension method the router first sees during the run.
     /// Even paths also keep a PURGE route throughout. Now and then the writer tries a route for
     /// GET and PATCH where the GET route is, which must fail as a duplicate and leave no trace.
@@ -160,12 +160,13 @@ extension PublicationStressTests {
         Route("/r/\(k)", methods: [HTTPMethod(rawValue: "EXT\(k)")!], id: UInt64(400 + k), value: 4000 + k)
     }
 
-    /// The routes of `version` serving `method`, in order (§3.7): those accepting it, else for
-    /// HEAD those accepting GET. At most one here, since the units' method sets are disjoint.
+    /// The routes of `version` serving `method`, in order (§3.7): those accepting it; for HEAD,
+    /// those accepting GET too, after the one naming HEAD (every route here has one shape). At
+    /// most one for another method, since the units' method sets are disjoint.
     static func serving(_ method: String, _ version: Versions) -> [(id: Int, value: Int, methods: [String])] {
         let accepting = version.routes.filter { $0.methods.contains(method) }
-        if accepting.isEmpty && method == "HEAD" { return version.routes.filter { $0.methods.contains("GET") } }
-        return accepting
+        guard method == "HEAD" else { return accepting }
+        return accepting + version.routes.filter { $0.methods.contains("GET") }
     }
 
     /// What `Router.match(_:method:)` answers in `version`, as ``render(_:)-(RouteResult<Int>)`` writes it.

@@ -1,10 +1,11 @@
 import FastRouter
 
 /// Lookups with an HTTP method (docs/SEMANTICS.md §3.7), written straight from the rules on top of
-/// the method-less candidate list of ``ReferenceMatcher/matches(_:)``: a method filters that list
-/// (it never reorders it), HEAD falls back to GET, and a URL whose candidates all refuse the
-/// method answers 405 with the union of what they accept. Methods are plain strings compared
-/// byte for byte, so `get` is not `GET`.
+/// the method-less candidate list of ``ReferenceMatcher/matches(_:)``: a method filters that list;
+/// a HEAD request (with the fallback on) also keeps the routes accepting GET and, among routes of
+/// the same shape, puts those naming HEAD first; a URL whose candidates all refuse the method
+/// answers 405 with the union of what they accept. Methods are plain strings compared byte for
+/// byte, so `get` is not `GET`.
 extension ReferenceMatcher {
     /// RFC 9110's methods in its order: how an `Allow` value starts.
     static let standardMethods = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE"]
@@ -20,27 +21,43 @@ extension ReferenceMatcher {
         var allow: [String]
         /// As ``Lookup/ambiguous``: the order of `candidates` is compared as a set.
         var ambiguous: Bool
-        /// Coverage: served by GET routes for a HEAD request.
+        /// Coverage: a HEAD request answered first by a route that names GET but not HEAD.
         var servedByGet = false
+        /// Coverage: a HEAD request whose order put a route naming HEAD before a route of the
+        /// same shape registered earlier.
+        var headPreferred = false
     }
 
     /// The answer to `method` on `url`, or `nil` when the URL is invalid.
     func request(_ url: String, method: String) -> Request? {
         guard let lookup = matches(url) else { return nil }
-        func accepting(_ name: String) -> [Candidate] {
-            zip(lookup.candidates, lookup.methodSets).filter { $0.1?.contains(name) ?? true }.map(\.0)
+        func accepts(_ index: Int, _ name: String) -> Bool { lookup.methodSets[index]?.contains(name) ?? true }
+        let headFallback = method == "HEAD" && options.headFallback
+        // "A HEAD lookup also takes the routes that accept GET."
+        var kept = lookup.candidates.indices.filter { accepts($0, method) || (headFallback && accepts($0, "GET")) }
+        var headPreferred = false
+        if headFallback {
+            // "Between two routes of the same shape, the one that names HEAD comes first": the
+            // list is in shape order, so routes of one shape are neighbours; keep registration
+            // order within those naming HEAD and within the others.
+            var ordered: [Int] = []
+            var start = 0
+            while start < kept.count {
+                var end = start + 1
+                while end < kept.count && lookup.shapes[kept[end]] == lookup.shapes[kept[start]] { end += 1 }
+                let group = kept[start..<end]
+                let naming = group.filter { accepts($0, "HEAD") }
+                let others = group.filter { !accepts($0, "HEAD") }
+                if (naming + others) != Array(group) { headPreferred = true }
+                ordered += naming + others
+                start = end
+            }
+            kept = ordered
         }
-        var served = accepting(method)
-        var servedByGet = false
-        // "When no route accepts HEAD, the routes accepting GET serve it": no candidate of the
-        // whole list (a route for any method accepts HEAD).
-        if served.isEmpty && method == "HEAD" && options.headFallback {
-            served = accepting("GET")
-            servedByGet = !served.isEmpty
-        }
-        if !served.isEmpty {
+        let served = kept.map { lookup.candidates[$0] }
+        if let first = kept.first {
             return Request(status: .matched, candidates: served, allow: [], ambiguous: lookup.ambiguous,
-                           servedByGet: servedByGet)
+                           servedByGet: headFallback && !accepts(first, "HEAD"), headPreferred: headPreferred)
         }
         if lookup.candidates.isEmpty {
             return Request(status: .notFound, candidates: [], allow: [], ambiguous: false)

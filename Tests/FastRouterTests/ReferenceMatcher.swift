@@ -37,6 +37,10 @@ struct ReferenceMatcher {
         var candidates: [Candidate]
         /// The methods each candidate's route accepts (`nil`: any method), beside `candidates`.
         var methodSets: [Set<String>?] = []
+        /// Each candidate's table, priority, host rank and segment ranks, beside `candidates`:
+        /// what the order compares before registration. Candidates with equal shapes are
+        /// neighbours, in registration order (a HEAD request reorders them, §3.7).
+        var shapes: [OrderShape] = []
         var ambiguous: Bool
         var fragment: String?
         /// Coverage, so the differential can check that it tests partial segments at all: how
@@ -46,6 +50,15 @@ struct ReferenceMatcher {
         var partialCandidates = 0
         var orderedByPartial = false
         var greedyChoice = false
+    }
+
+    /// Where a candidate stands in the order of §3.1 before registration: two candidates of
+    /// one table with equal priority, host rank and segment ranks are "of the same shape".
+    struct OrderShape: Equatable {
+        var table: String?
+        var priority: Int32
+        var hostRank: Int
+        var ranks: [Int]
     }
 
     /// `tooManyMethods`: the add would give the router more than ``methodCapacity`` names.
@@ -602,6 +615,7 @@ struct ReferenceMatcher {
         }
         result.candidates += ranked.map(\.candidate)
         result.methodSets += ranked.map(\.methods)
+        result.shapes += ranked.map { OrderShape(table: table, priority: $0.priority, hostRank: $0.hostRank, ranks: $0.ranks) }
     }
 
     private static func isPartial(_ segment: Segment) -> Bool {

@@ -17,7 +17,8 @@
 // - HTTP methods (docs/SEMANTICS.md §3.7): fr_router_add_methods accepts exactly the valid method
 //   lists and refuses a 65th method name; fr_router_match_method with an empty method answers as
 //   fr_router_match, with a method it answers FR_NOMATCH / FR_EURL when fr_router_match does, and
-//   its candidates are those of fr_router_match in the same order, some left out; on a router
+//   its candidates are those of fr_router_match in the same order, some left out (for HEAD with
+//   the fallback on, in any order: the route naming HEAD comes first at a tie of shape); on a router
 //   whose routes all accept any method it answers as fr_router_match; after FR_NOMETHOD there is
 //   no result and fr_match_allow gives a well-formed Allow value (tokens, each once, RFC 9110's
 //   methods first and in order, HEAD with GET unless FR_NO_HEAD_FALLBACK, never the method asked
@@ -711,14 +712,17 @@ private struct Session {
             }
             if status == FR_OK && input.chance(1, in: 4) {
                 // The filtered candidates are fr_router_match's, in the same order, some left out.
+                // A HEAD request (fallback on) puts the route naming HEAD before an earlier route
+                // of its shape (docs/SEMANTICS.md §3.7): only the candidates are compared then.
                 let filtered = candidateIDs(match, first: status)
+                let reorders = headFallback && method == Array("HEAD".utf8)
                 var all = candidateIDs(probe, first: plain)[...]
                 for id in filtered {
                     guard let index = all.firstIndex(of: id) else {
                         require(false, "fr_router_match_method(\(text)) candidates \(filtered) are not in fr_router_match's order")
                         break
                     }
-                    all = all[(index + 1)...]
+                    if reorders { all.remove(at: index) } else { all = all[(index + 1)...] }
                 }
                 matchIsCurrent = false
                 allowIsCurrent = false

@@ -494,7 +494,8 @@ static void test_filtered_candidates(void) {
     CANDIDATES(request(r, "DELETE", "/f/me", m), m, "DELETE /f/me", 4);
     CANDIDATES(request(r, "DELETE", "/f/42", m), m, "DELETE /f/42", 7, 4);
     CANDIDATES(request(r, "GET", "/f/42", m), m, "GET /f/42", 7, 3, 4);
-    CANDIDATES(request(r, "HEAD", "/f/me", m), m, "HEAD /f/me", 4); /* the any-method route accepts HEAD */
+    /* HEAD takes the GET routes too, in the same order: the any-method route hides none. */
+    CANDIDATES(request(r, "HEAD", "/f/me", m), m, "HEAD /f/me", 1, 3, 4);
     CANDIDATES(request(r, "PATCH", "/f/a/b", m), m, "PATCH /f/a/b", 4);
     /* Without a method, every route is a candidate, in the same order as fr_router_match. */
     CANDIDATES(request(r, "", "/f/me", m), m, "no method /f/me", 6, 1, 2, 3, 4);
@@ -715,9 +716,13 @@ static void test_head_fallback(void) {
         CHECK_INT(add(r, "", "/any/:x", 0, 6), FR_OK);
         CHECK_INT(add(r, "POST", "/post", 0, 7), FR_OK);
         CHECK_INT(add(r, "GET,HEAD", "/explicit", 0, 8), FR_OK);
+        CHECK_INT(add(r, "", "/files/:name", 0, 9), FR_OK);
+        CHECK_INT(add(r, "GET", "/files/index", 0, 10), FR_OK);
+        CHECK_INT(add(r, "GET", "/a", 0, 11), FR_OK);
+        CHECK_INT(add(r, "HEAD", "/a", 0, 12), FR_OK);
     }
 
-    /* On: with no HEAD route for the URL, GET's routes serve HEAD, declining through them only. */
+    /* On: HEAD takes the routes accepting HEAD or GET, declining through them only. */
     CHECK_INT(request(on, "HEAD", "/g/1?v=2", m), FR_OK);
     CHECK_ID(fr_match_route_id(m), 1);
     fr_str value;
@@ -726,9 +731,21 @@ static void test_head_fallback(void) {
     CHECK_INT(fr_match_param(m, "v", 1, &value), FR_OK);
     CHECK_STR(value, "2");
     CHECK_INT(fr_match_next(m), FR_NOMATCH);
-    /* A route that accepts HEAD itself takes it, and GET's routes are then not candidates,
-       whatever their priority. */
-    CANDIDATES(request(on, "HEAD", "/both", m), m, "HEAD /both", 4);
+    /* HEAD is answered by the route that answers GET: a more specific GET route comes before
+       an any-method route, as for GET. */
+    CANDIDATES(request(on, "HEAD", "/files/index", m), m, "HEAD /files/index", 10, 9);
+    CANDIDATES(request(on, "GET", "/files/index", m), m, "GET /files/index", 10, 9);
+    CANDIDATES(request(on, "HEAD", "/files/other", m), m, "HEAD /files/other", 9);
+    /* Between routes of the same shape, the one naming HEAD comes first though registered
+       later; declining it gives the GET route. */
+    CHECK_INT(request(on, "HEAD", "/a", m), FR_OK);
+    CHECK_ID(fr_match_route_id(m), 12);
+    CHECK_INT(fr_match_next(m), FR_OK);
+    CHECK_ID(fr_match_route_id(m), 11);
+    CHECK_INT(fr_match_next(m), FR_NOMATCH);
+    CANDIDATES(request(on, "GET", "/a", m), m, "GET /a", 11);
+    /* Priority still comes first: the GET route of priority 5 before the HEAD route. */
+    CANDIDATES(request(on, "HEAD", "/both", m), m, "HEAD /both", 3, 4);
     CANDIDATES(request(on, "GET", "/both", m), m, "GET /both", 3);
     /* An any-method route accepts HEAD. */
     CANDIDATES(request(on, "HEAD", "/any/1", m), m, "HEAD /any/1", 6);
@@ -748,6 +765,8 @@ static void test_head_fallback(void) {
     CANDIDATES(request(off, "HEAD", "/both", m), m, "off HEAD /both", 4);
     CANDIDATES(request(off, "HEAD", "/any/1", m), m, "off HEAD /any/1", 6);
     CHECK_405(off, "HEAD", "/any", m, "GET");
+    CANDIDATES(request(off, "HEAD", "/files/index", m), m, "off HEAD /files/index", 9);
+    CANDIDATES(request(off, "HEAD", "/a", m), m, "off HEAD /a", 12);
     CHECK_405(off, "PUT", "/g/1", m, "GET, POST");
     CHECK_405(off, "POST", "/both", m, "GET, HEAD");
     CHECK_405(off, "POST", "/explicit", m, "GET, HEAD");

@@ -6,24 +6,15 @@
 extension RouterCore {
     /// Collects every candidate of `input` (the reader is inside `roots`), makes the best one
     /// current and holds every payload until the caller moves on.
-    func collectAll(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots,
-                            isHead: Bool) -> LookupStatus {
+    func collectAll(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) -> LookupStatus {
         let state = scratch.state
         let walk = state.pointer(to: \.walk)!
         collect(input, scratch, roots)
         if walk.pointee.collected.count == 0 && walk.pointee.rejectedMethods != 0 {
-            if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
-                let firstHits = walk.pointee.limitHits
-                walk.pointee.methodBit = get
-                collect(input, scratch, roots)
-                walk.pointee.limitHits &+= firstHits
-            }
-            if walk.pointee.collected.count == 0 {
-                scratch.slot.exit(holding: false)
-                countLimitHits(walk)
-                noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
-                return .methodNotAllowed
-            }
+            scratch.slot.exit(holding: false)
+            countLimitHits(walk)
+            noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
+            return .methodNotAllowed
         }
         state.pointee.leftovers = true
         state.pointee.declineInput = input
@@ -99,10 +90,12 @@ extension RouterCore {
         }
         let table = state.pointee.currentTable
         let collected = walk.pointee.collected
+        let head = walk.pointee.headPreference
         var next = -1
         for index in 0..<collected.count {
             let candidate = collected[index]
-            if candidate.table > table || (candidate.table == table && Walker.precedes(current, candidate.terminal)) {
+            if candidate.table > table
+                || (candidate.table == table && Walker.precedes(current, candidate.terminal, head: head)) {
                 next = index
                 break
             }
@@ -118,11 +111,13 @@ extension RouterCore {
         return .found
     }
 
-    /// Puts collected candidates in order: by table, then docs/SEMANTICS.md §3.1. Insertion
-    /// sort: the lists are short.
+    /// Puts collected candidates in order: by table, then docs/SEMANTICS.md §3.1 (and §3.7's
+    /// HEAD preference for a HEAD request), the order of the walk. Insertion sort: the lists
+    /// are short.
     private static func sortCollected(_ walk: UnsafeMutablePointer<WalkState>) {
         let items = walk.pointee.collected.base
         let count = walk.pointee.collected.count
+        let head = walk.pointee.headPreference
         guard count > 1 else { return }
         for index in 1..<count {
             let item = items[index]
@@ -130,7 +125,7 @@ extension RouterCore {
             while position > 0 {
                 let previous = items[position - 1]
                 let before = item.table < previous.table
-                    || (item.table == previous.table && Walker.precedes(item.terminal, previous.terminal))
+                    || (item.table == previous.table && Walker.precedes(item.terminal, previous.terminal, head: head))
                 guard before else { break }
                 items[position] = previous
                 position -= 1

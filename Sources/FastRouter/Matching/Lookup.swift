@@ -69,36 +69,23 @@ extension RouterCore {
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
         // The method is resolved after the tables are loaded: they use no name it cannot see.
-        var isHead = false
         if let method {
-            let word = MethodTable.word(method)
-            let bit = methods.bit(of: method, word: word)
-            if bit == 0 && !HTTPMethod.isToken(method) {
+            guard resolve(method, into: walk) else {
                 scratch.slot.exit(holding: false)
                 return .invalidMethod
             }
-            walk.pointee.methodBit = bit
-            isHead = word == MethodTable.headWord && method.count == 4 && options.headFallback
         } else {
             walk.pointee.methodBit = .max
+            walk.pointee.headPreference = nil
         }
-        if collectingAll { return collectAll(input, scratch, roots, isHead: isHead) }
-        var table = walkTables(input, scratch, roots)
+        if collectingAll { return collectAll(input, scratch, roots) }
+        let table = walkTables(input, scratch, roots)
         if table < 0 && walk.pointee.rejectedMethods != 0 {
-            // The one HEAD/405 decision (docs/SEMANTICS.md §3.7).
-            if isHead, let get = getFallback(walk.pointee.rejectedMethods) {
-                let firstHits = walk.pointee.limitHits
-                walk.pointee.reset()
-                walk.pointee.limitHits = firstHits
-                walk.pointee.methodBit = get
-                table = walkTables(input, scratch, roots)
-            }
-            if table < 0 {
-                scratch.slot.exit(holding: false)
-                countLimitHits(walk)
-                noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
-                return .methodNotAllowed
-            }
+            // The one 405 decision (docs/SEMANTICS.md §3.7): routes match the URL, none the method.
+            scratch.slot.exit(holding: false)
+            countLimitHits(walk)
+            noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
+            return .methodNotAllowed
         }
         guard let best = walk.pointee.best else {
             scratch.slot.exit(holding: false)
@@ -165,17 +152,29 @@ extension RouterCore {
         if hits != 0 { regexLimitHits.add(hits, ordering: .relaxed) }
     }
 
-    /// The bit of GET when a HEAD request that no route accepts falls back to GET routes: when
-    /// some route of the URL accepts GET (docs/SEMANTICS.md §3.7).
-    func getFallback(_ rejected: UInt64) -> UInt64? {
-        let get = methods.bit(of: .get)
-        return get != 0 && rejected & get != 0 ? get : nil
+    /// Sets the walk's method filter for a request with `method` (docs/SEMANTICS.md §3.7): the
+    /// routes accepting it; for HEAD with the fallback on, those accepting GET too, in the same
+    /// walk, with the routes naming HEAD first among routes of one shape. Returns `false` when
+    /// `method` is not an HTTP token. Only a HEAD request pays for the GET lookup.
+    @inline(__always)
+    private func resolve(_ method: UnsafeBufferPointer<UInt8>, into walk: UnsafeMutablePointer<WalkState>) -> Bool {
+        let word = MethodTable.word(method)
+        let bit = methods.bit(of: method, word: word)
+        if bit == 0 && !HTTPMethod.isToken(method) { return false }
+        if word == MethodTable.headWord && method.count == 4 && options.headFallback {
+            walk.pointee.methodBit = bit | methods.getBit
+            walk.pointee.headPreference = bit
+        } else {
+            walk.pointee.methodBit = bit
+            walk.pointee.headPreference = nil
+        }
+        return true
     }
 
     /// Records in `state` the methods a 405 allows: `rejected`, and HEAD when GET is among them
     /// and GET routes serve HEAD requests.
     func noteMethodNotAllowed(_ state: UnsafeMutablePointer<ScratchState>, _ rejected: UInt64) {
-        let get = methods.bit(of: .get)
+        let get = methods.getBit
         state.pointee.noteAllowed(rejected, impliedHead: options.headFallback && get != 0 && rejected & get != 0,
                                   table: methods)
     }

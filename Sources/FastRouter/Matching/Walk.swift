@@ -45,11 +45,18 @@ struct WalkState {
     var skipped = false
     /// Regex matches that hit PCRE2's limits.
     var limitHits = 0
-    /// The bit of the request's method in the router's ``MethodTable``: candidates must accept
-    /// it. Every bit for a lookup without a method (every route accepts one), 0 for a method
-    /// the router has never seen (only routes for any method accept it). Set by each lookup and
-    /// kept by ``reset()``, so that declines filter as their lookup did.
+    /// The bits of the methods a candidate must accept one of, in the router's ``MethodTable``:
+    /// the request's method; HEAD's and GET's for a HEAD request with the fallback on (GET
+    /// routes answer HEAD, docs/SEMANTICS.md §3.7); every bit for a lookup without a method
+    /// (every route accepts one); 0 for a method the router has never seen (only routes for any
+    /// method accept it). Set by each lookup and kept by ``reset()``, so that declines filter as
+    /// their lookup did.
     var methodBit = UInt64.max
+    /// For a HEAD request with the fallback on, HEAD's bit (0 when the router has never seen
+    /// HEAD): among candidates of one shape, the routes naming HEAD come first (see
+    /// ``Walker/precedes(_:_:head:)``). `nil` for every other lookup. Kept by ``reset()`` like
+    /// ``methodBit``, so that declines order as their lookup did.
+    var headPreference: UInt64? = nil
     /// The methods of the routes that matched the URL but not the method: the `Allow` value
     /// when no route accepts it.
     var rejectedMethods: UInt64 = 0
@@ -220,7 +227,12 @@ struct Walker {
             for index in first..<(first &+ wildcards) {
                 let terminal = node.terminal(at: index)
                 guard shouldVisit(terminal.key, rank: SegmentRank.wildcard.rawValue, bestRank: bestRank) else { continue }
+                let before = state.pointee.version
                 consider(terminal, extra: rest)
+                // A later wildcard of the same key may still come first (a HEAD request prefers
+                // the route naming HEAD): compare it with the best by rank, not with a better
+                // branch's rank left from before.
+                if state.pointee.version != before { bestRank = SegmentRank.wildcard.rawValue }
             }
         }
     }
@@ -272,7 +284,7 @@ struct Walker {
             return
         }
         if let best = state.pointee.best {
-            guard Self.precedes(terminal, best) else {
+            guard Self.precedes(terminal, best, head: state.pointee.headPreference) else {
                 state.pointee.skipped = true
                 return
             }
@@ -285,14 +297,23 @@ struct Walker {
         state.pointee.version &+= 1
     }
 
-    /// True when `lhs` comes before `rhs` for a URL both match (docs/SEMANTICS.md §3.1).
-    static func precedes(_ lhs: Terminal, _ rhs: Terminal) -> Bool {
+    /// True when `lhs` comes before `rhs` for a URL both match: priority and host rank, segment
+    /// ranks, then registration and expansion order (docs/SEMANTICS.md §3.1). For a HEAD request
+    /// with the fallback on, `head` is HEAD's bit (``WalkState/headPreference``): between two
+    /// routes of the same shape, the one naming HEAD comes before registration order decides
+    /// (§3.7), so that a later HEAD route is not hidden by a GET route it would duplicate but for
+    /// its methods. Ranks decide first, so pruning by key and rank (``shouldVisit``) stays exact.
+    static func precedes(_ lhs: Terminal, _ rhs: Terminal, head: UInt64?) -> Bool {
         let left = lhs.key, right = rhs.key
         if left != right { return left > right }
         let leftShape = lhs.shape.pointee, rightShape = rhs.shape.pointee
         let count = Swift.min(leftShape.rankCount, rightShape.rankCount)
         for index in 0..<count where leftShape.ranks[index] != rightShape.ranks[index] {
             return leftShape.ranks[index] > rightShape.ranks[index]
+        }
+        if let head {
+            let leftNames = leftShape.names(head), rightNames = rightShape.names(head)
+            if leftNames != rightNames { return leftNames }
         }
         if lhs.sequence != rhs.sequence { return lhs.sequence < rhs.sequence }
         return leftShape.expansion < rightShape.expansion

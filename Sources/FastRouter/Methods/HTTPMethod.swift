@@ -29,8 +29,8 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// `GET`.
     public static let get = HTTPMethod(unchecked: "GET")
-    /// `HEAD`: served by `GET` routes when no route for the URL accepts it (see
-    /// ``RouterOptions/headFallback``).
+    /// `HEAD`: answered by the route that answers `GET` unless a route of the same shape names
+    /// `HEAD` (see ``RouterOptions/headFallback``).
     public static let head = HTTPMethod(unchecked: "HEAD")
     /// `POST`.
     public static let post = HTTPMethod(unchecked: "POST")

@@ -79,6 +79,19 @@ final class MethodTable: @unchecked Sendable {
 
     /// `"HEAD"` as a ``word(_:)``: how a lookup tells a HEAD request without a table lookup.
     static let headWord: UInt64 = 0x4441_4548
+    /// `"GET"` as a ``word(_:)``.
+    static let getWord: UInt64 = 0x54_4547
+
+    /// The bit of GET, or 0 when the router has never seen it: the routes that also answer a
+    /// HEAD request (docs/SEMANTICS.md §3.7). A scan of the words, no string.
+    @inline(__always)
+    var getBit: UInt64 {
+        let count = published.load(ordering: .acquiring)
+        for index in 0..<count where words[index] == Self.getWord && lengths[index] == 3 {
+            return 1 &<< UInt64(truncatingIfNeeded: index)
+        }
+        return 0
+    }
 
     // MARK: Registering
 

@@ -33,8 +33,9 @@ extension Router {
     /// }
     /// ```
     ///
-    /// A route registered without methods accepts every method. When no route for the URL
-    /// accepts `HEAD`, those that accept `GET` serve it (``RouterOptions/headFallback``).
+    /// A route registered without methods accepts every method. A `HEAD` request also takes the
+    /// routes that accept `GET`, so the route that answers `GET` answers it, unless a route of
+    /// the same shape names `HEAD` (``RouterOptions/headFallback``).
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     @inlinable
     public func match(_ url: String, method: HTTPMethod) throws(RouterError) -> RouteResult<Value> {

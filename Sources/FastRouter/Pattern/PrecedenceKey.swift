@@ -4,10 +4,14 @@
 /// a route that ends where the URL ends before a wildcard), then earlier registration, then
 /// expansion order within one route.
 ///
-/// ``decision(_:_:)`` is the only statement of that order; `<` and every caller go through it.
-/// Generic over where the segment ranks live (the linter keeps an array). A lookup compares
-/// candidates the same way, field for field, in ``Walker/precedes(_:_:)``, reading the ranks from
-/// each route expansion's interned ``TerminalShape``; a test keeps the two in agreement.
+/// A HEAD request with the fallback on (docs/SEMANTICS.md §3.7) adds one field after the path:
+/// between routes of the same shape, the one naming HEAD first (``decision(_:_:namingHead:)``).
+///
+/// ``decision(_:_:namingHead:)`` is the only statement of that order; `<` and every caller go
+/// through it. Generic over where the segment ranks live (the linter keeps an array). A lookup
+/// compares candidates the same way, field for field, in ``Walker/precedes(_:_:head:)``, reading
+/// the ranks from each route expansion's interned ``TerminalShape``; a test keeps the two in
+/// agreement.
 package struct PrecedenceKey<Ranks: PrecedenceRanks> {
     package var priority: Int32
     /// ``HostRule/rank``: 2 exact, 1 suffix, 0 any.
@@ -32,7 +36,8 @@ package struct PrecedenceKey<Ranks: PrecedenceRanks> {
 
 /// The field of a ``PrecedenceKey`` that tells two keys apart.
 package enum PrecedenceField: Sendable {
-    case priority, host, path, registration, expansion
+    /// `head`: for a HEAD request, the route naming HEAD (docs/SEMANTICS.md §3.7).
+    case priority, host, path, head, registration, expansion
 }
 
 extension PrecedenceKey {
@@ -40,10 +45,20 @@ extension PrecedenceKey {
     /// `lhs` comes first by it; `nil` when the keys are equal.
     @inline(__always)
     package static func decision(_ lhs: Self, _ rhs: Self) -> (field: PrecedenceField, lhsFirst: Bool)? {
+        decision(lhs, rhs, namingHead: nil)
+    }
+
+    /// ``decision(_:_:)`` for a lookup that may prefer routes naming HEAD: `namingHead` says,
+    /// for a HEAD request with the fallback on, whether each of the two routes names HEAD (a
+    /// route for any method does); `nil` for every other lookup.
+    @inline(__always)
+    package static func decision(_ lhs: Self, _ rhs: Self, namingHead: (lhs: Bool, rhs: Bool)?)
+        -> (field: PrecedenceField, lhsFirst: Bool)? {
         if lhs.priority != rhs.priority { return (.priority, lhs.priority > rhs.priority) }
         if lhs.hostRank != rhs.hostRank { return (.host, lhs.hostRank > rhs.hostRank) }
         let path = lhs.ranks.withRanks { left in rhs.ranks.withRanks { right in Self.compareRanks(left, right) } }
         if path != 0 { return (.path, path > 0) }
+        if let namingHead, namingHead.lhs != namingHead.rhs { return (.head, namingHead.lhs) }
         if lhs.sequence != rhs.sequence { return (.registration, lhs.sequence < rhs.sequence) }
         if lhs.expansion != rhs.expansion { return (.expansion, lhs.expansion < rhs.expansion) }
         return nil

@@ -211,6 +211,13 @@ struct TerminalShape {
     /// numbering of its router's ``MethodTable``.
     var methods: UInt64
 
+    /// Whether the route names the method of `bit` (a route for any method names every one,
+    /// even a method the router has never seen, whose bit is 0).
+    @inline(__always)
+    func names(_ bit: UInt64) -> Bool {
+        anyMethod || methods & bit != 0
+    }
+
     /// The rank of segment `index`, or of the tail past it.
     @inline(__always)
     func rank(at index: Int) -> UInt8 {
