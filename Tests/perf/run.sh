@@ -59,17 +59,18 @@ allocations() {
 at_most() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b ? "met" : "missed") }'; }
 
 # stages NAME URLS: where a C API lookup's instructions go (docs/SEMANTICS.md §6), from callgrind's
-# inclusive costs in run NAME: the scan (ScratchState.scanURL), the walk (RouterCore.walkTables:
+# inclusive costs in run NAME: the scan (ScratchState.scanPlainPath, or scanFullURL for any other
+# URL), the walk (RouterCore.walkTables:
 # every table a lookup walks), reading the result (the fr_match_* accessors the loop calls), and
 # the rest of fr_router_match: the entry and the lookup's frame (arguments, the reader slot, the
 # method, the candidate made current). Per lookup, and the walk per segment of the URLs' paths.
 stages() {
   local name=$1 urls=$2 annotated
   annotated=$(callgrind_annotate --inclusive=yes --auto=no --threshold=100 "$dir/callgrind.$name.out" 2> /dev/null | swift demangle --simplified) || return 0
-  inclusive() { awk -v pattern="$1" -v n="$lookups" '$0 ~ "^ *[0-9,]+ [(] *[0-9.]+%[)] +[^ ]*" pattern { gsub(",", "", $1); total += $1 } END { printf "%d", total / n }' <<< "$annotated"; }
+  inclusive() { awk -v pattern="$1" -v n="$lookups" '$0 ~ "^ *[0-9,]+ [(] *[0-9.]+%[)] .*" pattern { gsub(",", "", $1); total += $1 } END { printf "%d", total / n }' <<< "$annotated"; }
   local entry scan walk result segments
   entry=$(inclusive ':fr_router_match(_method)? ')
-  scan=$(inclusive 'ScratchState[.]scanURL')
+  scan=$(inclusive 'ScratchState[.]scan(PlainPath|FullURL)')
   walk=$(inclusive 'RouterCore[.]walkTables')
   result=$(inclusive ':fr_match_(route_id|param_count|param_at) ')
   segments=$(awk '!/^#/ && NF { sub(/^[A-Z]+[ \t]+/, ""); sub(/[?#].*/, ""); sub(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\/]*/, ""); n += gsub(/[^\/]+/, "x"); urls++ } END { printf "%.2f", n / urls }' "$urls")

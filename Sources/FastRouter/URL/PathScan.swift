@@ -15,19 +15,28 @@ extension ScratchState {
     /// ``scanFullURL(_:webSchemes:plusAsSpace:foldAll:)``, which decides the same URLs alike.
     /// - Complexity: one pass over the URL; allocates only when it is longer than any this
     ///   scratch has seen and must be copied.
-    @inline(never)
+    @inline(__always)
     mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
                           foldAll: Bool) -> WalkInput? {
-        let length = url.count
-        if let base = url.baseAddress, length > 0, length <= 2 &* MatchScratch.maxSegments, base[0] == 0x2F,
-           Self.isPlainPath(base, length) {
-            if urlExtras { clearURLExtras() }
-            // One trailing '/' is not a segment ("//" is not plain).
-            let end = length > 1 && base[length &- 1] == 0x2F ? length &- 1 : length
-            return WalkInput(bytes: base, values: base, start: 0, end: end, readable: length,
-                             foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0)
+        // The plain path's check returns one word, so the input is built here, in registers.
+        let end = Self.scanPlainPath(url.baseAddress, url.count)
+        guard end >= 0, let base = url.baseAddress else {
+            return scanFullURL(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
         }
-        return scanFullURL(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
+        if urlExtras { clearURLExtras() }
+        return WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
+                         foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0)
+    }
+
+    /// Where the walk of a plain path ends (one trailing `/` dropped), or -1 when `url` is not
+    /// one: it starts with `/` and passes ``isPlainPath(_:_:)`` within 2048 bytes (so it cannot
+    /// have more segments than allowed).
+    @inline(never)
+    static func scanPlainPath(_ base: UnsafePointer<UInt8>?, _ length: Int) -> Int {
+        guard let base, length > 0, length <= 2 &* MatchScratch.maxSegments, base[0] == 0x2F,
+              isPlainPath(base, length) else { return -1 }
+        // One trailing '/' is not a segment ("//" is not plain).
+        return length > 1 && base[length &- 1] == 0x2F ? length &- 1 : length
     }
 
     /// Forgets the scheme, host, fragment and query of the last URL (see ``urlExtras``).
