@@ -85,6 +85,8 @@ enum TreeInvariants {
         precondition(node.isLeafOnly == leaf, "invariant: the leaf flag")
         let dynamic = node.hasParameter || node.edgeCount > 0 || node.wildcardCount > 0
         precondition(node.hasDynamic == dynamic, "invariant: the dynamic flag")
+        precondition(node.onlyParameter == (node.hasParameter && node.edgeCount == 0 && node.wildcardCount == 0),
+                     "invariant: the only-parameter flag")
     }
 
     /// Checks how `node` finds its literal children (index or chunks, see ``LiteralChildren``)
