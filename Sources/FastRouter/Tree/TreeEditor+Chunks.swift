@@ -148,17 +148,20 @@ extension TreeEditor {
     }
 
     /// Writes the chunks of `pending` that are new, bottom-up.
-    private func write(_ pending: PendingChunk) -> LiteralChunk {
+    private mutating func write(_ pending: PendingChunk) -> LiteralChunk {
         switch pending {
         case .published(let chunk, _):
             return chunk
         case .built(let level, let entries, _):
-            return LiteralChunk.make(level: level, slots: entries.map { slot, entry in
+            var slots: [(slot: Int, entry: FrozenChunkEntry)] = []
+            for (slot, entry) in entries {
                 switch entry {
-                case .child(let node): return (slot, .child(node))
-                case .chunk(let below): return (slot, .chunk(write(below)))
+                case .child(let node): slots.append((slot, .child(node)))
+                case .chunk(let below): slots.append((slot, .chunk(write(below))))
                 }
-            })
+            }
+            written += 1
+            return LiteralChunk.make(level: level, slots: slots)
         }
     }
 
