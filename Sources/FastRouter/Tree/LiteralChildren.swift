@@ -134,8 +134,9 @@ enum FrozenChunkEntry {
 
 /// A node's literal children as written into its block (see ``Node/make``).
 enum FrozenLiterals {
-    /// Up to ``LiteralChildren/inlineLimit`` children, sorted by hash then label.
-    case inline([Node])
+    /// Up to ``LiteralChildren/inlineLimit`` children with their labels' hashes, sorted by hash
+    /// then label.
+    case inline([(hash: UInt64, node: Node)])
     /// The root chunk of more.
     case chunked(LiteralChunk)
 
@@ -150,7 +151,7 @@ enum FrozenLiterals {
 
     var maxKey: Int64 {
         switch self {
-        case .inline(let nodes): return nodes.reduce(Int64.min) { max($0, $1.maxKey) }
+        case .inline(let nodes): return nodes.reduce(Int64.min) { max($0, $1.node.maxKey) }
         case .chunked(let chunk): return chunk.maxKey
         }
     }
@@ -168,8 +169,8 @@ enum FrozenLiterals {
         case .inline(let nodes):
             guard !nodes.isEmpty else { return }
             let tagBytes = LiteralChildren.tagBytes(nodes.count)
-            for (index, node) in nodes.enumerated() {
-                start.storeBytes(of: SegmentHash.tag(node.labelHash), toByteOffset: index, as: UInt8.self)
+            for (index, (hash, node)) in nodes.enumerated() {
+                start.storeBytes(of: SegmentHash.tag(hash), toByteOffset: index, as: UInt8.self)
                 start.storeBytes(of: node.base, toByteOffset: tagBytes + 8 * index, as: UnsafeMutableRawPointer.self)
             }
         case .chunked(let chunk):

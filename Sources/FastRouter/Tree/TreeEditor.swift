@@ -174,7 +174,7 @@ struct TreeEditor {
             nodes[index].literals = .list([])
             var position = 0
             while position < list.count && precedes(list[position], hash, label) { position += 1 }
-            if position < list.count && list[position].hash == hash && self.label(of: list[position].child) == label {
+            if position < list.count && list[position].hash == hash && labelEquals(list[position].child, label) {
                 var child = list[position].child
                 let reached = editable(&child)
                 list[position].child = child
