@@ -133,17 +133,24 @@ struct Walker {
     /// Walks the subtree of `start`, which stands for the path up to `position` (the `/` of the
     /// next segment, or the path's end).
     func visit(_ start: Node, _ position: Int) {
+        let saved = state.pointee.captureCount
         if input.foldLimit == 0 {
             visit(start, position, ExactBytes.self)
         } else {
             visit(start, position, SomeFoldedBytes.self)
         }
+        state.pointee.captureCount = saved
     }
 
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
-    /// never tests ``WalkInput/foldLimit``. One segment per turn: find its end and hash in one
-    /// pass (``SegmentHash/scan(_:from:end:readable:)``), then its literal child by the hash; a
-    /// node with nothing dynamic goes on to that child without recursion.
+    /// never tests ``WalkInput/foldLimit``.
+    ///
+    /// One segment per turn: find its end and hash in one pass
+    /// (``SegmentHash/scan(_:from:end:readable:)``), then its literal child by the hash. A node
+    /// with nothing dynamic goes on to that child without recursion; one with branches tries
+    /// them (``visitBranches``), and goes on to the placeholder child, when that is the last
+    /// branch, also without recursion. Captures pushed on the way are left for the caller, which
+    /// restores its count.
     private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ mode: Mode.Type) {
         var node = start
         var position = position
@@ -155,42 +162,49 @@ struct Walker {
             let flags = node.flags
             if flags & Node.leafFlag != 0 { return }
             let segment = SegmentHash.scan(input.bytes, from: position &+ 1, end: input.end, readable: input.readable)
+            let next: Node?
             if Mode.folds && position < input.foldLimit {
-                visitBranches(node, position, segment, literal: nil, folded: true, mode)
-                return
+                next = visitBranches(node, position, segment, literal: nil, folded: true, mode)
+            } else {
+                let literal = node.literalChild(for: segment, in: input.bytes, start: position &+ 1)
+                if flags & Node.dynamicFlag == 0 {
+                    // A single way on.
+                    next = literal
+                } else if literal == nil && flags & Node.onlyParameterFlag != 0 {
+                    // Only the placeholder may take the segment.
+                    let child = node.parameterChild
+                    guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0) else { return }
+                    push(Capture(start: Int32(truncatingIfNeeded: position &+ 1),
+                                 length: Int32(truncatingIfNeeded: segment.end &- position &- 1)))
+                    next = child
+                } else {
+                    next = visitBranches(node, position, segment, literal: literal, folded: false, mode)
+                }
             }
-            let literal = node.literalChild(for: segment, in: input.bytes, start: position &+ 1)
-            if flags & Node.dynamicFlag == 0 {
-                // A single way on: no recursion.
-                guard let literal else { return }
-                node = literal
-                position = segment.end
-                continue
-            }
-            visitBranches(node, position, segment, literal: literal, folded: false, mode)
-            return
+            guard let next else { return }
+            node = next
+            position = segment.end
         }
     }
 
-    /// Everything that may follow `node` for the segment after `position` (its `/`), best rank
-    /// first (docs/SEMANTICS.md §3.1): the literal child, the edges, the placeholder, the
-    /// wildcards.
+    /// Tries what may follow `node` for the segment after `position` (its `/`), best rank first
+    /// (docs/SEMANTICS.md §3.1): the literal child, the edges, the placeholder, the wildcards.
+    /// Returns the placeholder child, its capture pushed, when it is the last branch to try: the
+    /// caller goes on with it.
     private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, _ segment: ScannedSegment, literal: Node?,
-                                               folded: Bool, _ mode: Mode.Type) {
+                                               folded: Bool, _ mode: Mode.Type) -> Node? {
         let versionBefore = state.pointee.version
         // The rank of the branch under which the best was found at this node, 0 for none.
         var bestRank: UInt8 = 0
         let start = position &+ 1
         let segmentEnd = segment.end
         if folded {
-            // A folded segment may match several children (`/A` and `/a`): try each.
-            let length = segmentEnd &- start
-            node.forEachLiteral { child in
-                if child.labelLength == length && foldedEqual(child.label, start, length) { visit(child, segmentEnd, mode) }
-            }
+            visitFoldedLiterals(node, start, segmentEnd, mode)
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         } else if let literal {
+            let saved = state.pointee.captureCount
             visit(literal, segmentEnd, mode)
+            state.pointee.captureCount = saved
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         }
         let edgeCount = node.edgeCount
@@ -206,19 +220,24 @@ struct Walker {
                 if state.pointee.version != before { bestRank = rank }
             }
         }
+        let wildcards = node.wildcardCount
         if node.hasParameter {
             let child = node.parameterChild
             if shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: bestRank) {
+                let capture = Capture(start: Int32(truncatingIfNeeded: start),
+                                      length: Int32(truncatingIfNeeded: segmentEnd &- start))
+                if wildcards == 0 {
+                    push(capture)
+                    return child
+                }
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
-                push(Capture(start: Int32(truncatingIfNeeded: start),
-                             length: Int32(truncatingIfNeeded: segmentEnd &- start)))
+                push(capture)
                 visit(child, segmentEnd, mode)
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = SegmentRank.parameter.rawValue }
             }
         }
-        let wildcards = node.wildcardCount
         if wildcards != 0 {
             // The rest of the path, without its leading '/'.
             let rest = Capture(start: Int32(truncatingIfNeeded: start),
@@ -233,6 +252,22 @@ struct Walker {
                 // the route naming HEAD): compare it with the best by rank, not with a better
                 // branch's rank left from before.
                 if state.pointee.version != before { bestRank = SegmentRank.wildcard.rawValue }
+            }
+        }
+        return nil
+    }
+
+    /// The literal children of `node` whose labels equal the segment `[start, end)` compared
+    /// folded: several may (`/A` and `/a` are distinct routes), so each is tried, by a scan of
+    /// the children (the rare path: a custom scheme's host, or the case-insensitive option).
+    @inline(never)
+    private func visitFoldedLiterals<Mode: CaseMode>(_ node: Node, _ start: Int, _ end: Int, _ mode: Mode.Type) {
+        let length = end &- start
+        node.forEachLiteral { child in
+            if child.labelLength == length && foldedEqual(child.label, start, length) {
+                let saved = state.pointee.captureCount
+                visit(child, end, mode)
+                state.pointee.captureCount = saved
             }
         }
     }

@@ -11,6 +11,13 @@ import Synchronization
 /// version replaced.
 struct PublishedTables: ~Copyable {
     private let roots = Atomic<UInt>(0)
+    /// Blocks (nodes and chunks) the last publication wrote and replaced: what one update
+    /// copied. Tests check they stay bounded by the tree's depth and chunk levels, never by a
+    /// node's fan-out.
+    private let lastWritten = Atomic<Int>(0)
+    private let lastReplaced = Atomic<Int>(0)
+    var blocksWrittenByLastPublication: Int { lastWritten.load(ordering: .relaxed) }
+    var blocksReplacedByLastPublication: Int { lastReplaced.load(ordering: .relaxed) }
     /// When set (tests, fuzzers), every publication first checks the new version's structure
     /// and that it reaches nothing it is about to free.
     nonisolated(unsafe) package static var checksEveryUpdate = false
@@ -45,6 +52,8 @@ struct PublishedTables: ~Copyable {
         let old = published
         let fresh = TableRoots.make(editor.freeze(), maxCaptures: maxCaptures, version: old.version &+ 1)
         if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: editor.replaced) }
+        lastWritten.store(editor.written, ordering: .relaxed)
+        lastReplaced.store(editor.replaced.count, ordering: .relaxed)
         roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
         ReaderRegistry.waitForReaders(in: router)
         let oldestPin = ReaderRegistry.oldestPin(of: router)

@@ -2,8 +2,8 @@
 /// tree"): by the segment's hash (``SegmentHash``), found while the walk looked for its end.
 ///
 /// - A small node (up to ``inlineLimit`` children) keeps an index in its own block: a tag byte
-///   per child (``SegmentHash/tag(_:)``), 8 to a word, compared at once, then the children's
-///   addresses. A tag that matches is confirmed on the child's label: its length and last word
+///   per child (``SegmentHash/tag(_:)``) in 16 bytes, 8 to a word, compared at once, then the
+///   children's addresses. A tag that matches is confirmed on the child's label: its length and last word
 ///   (all of a label shorter than 8 bytes), then its whole words.
 /// - A large node keeps a hash-array-mapped trie of 32-way ``LiteralChunk``s: each level takes 5
 ///   bits of the hash, from the top. An add copies one chunk per level, never the whole fan-out,
@@ -16,8 +16,9 @@
 enum LiteralChildren {
     /// Most children a node indexes in its block; more go to chunks.
     static let inlineLimit = 16
-    /// Tag bytes of an index of `count` children: one word up to 8, two up to 16.
-    @inline(__always) static func tagBytes(_ count: Int) -> Int { count <= 8 ? 8 : 16 }
+    /// Tag bytes of an index: always room for 16, so the children's addresses start at a fixed
+    /// offset (16 bytes after the header).
+    static let tagBytes = 16
     /// Chunk levels that take hash bits; the level below them is a collision list.
     static let hashLevels = 12
     /// Bits of the hash a chunk at `level` reads: `(hash >> shift(level)) & 31`.
@@ -134,8 +135,9 @@ enum FrozenChunkEntry {
 
 /// A node's literal children as written into its block (see ``Node/make``).
 enum FrozenLiterals {
-    /// Up to ``LiteralChildren/inlineLimit`` children, sorted by hash then label.
-    case inline([Node])
+    /// Up to ``LiteralChildren/inlineLimit`` children with their labels' hashes, sorted by hash
+    /// then label.
+    case inline([(hash: UInt64, node: Node)])
     /// The root chunk of more.
     case chunked(LiteralChunk)
 
@@ -150,7 +152,7 @@ enum FrozenLiterals {
 
     var maxKey: Int64 {
         switch self {
-        case .inline(let nodes): return nodes.reduce(Int64.min) { max($0, $1.maxKey) }
+        case .inline(let nodes): return nodes.reduce(Int64.min) { max($0, $1.node.maxKey) }
         case .chunked(let chunk): return chunk.maxKey
         }
     }
@@ -158,7 +160,7 @@ enum FrozenLiterals {
     /// Bytes it takes in the node's block.
     var byteCount: Int {
         switch self {
-        case .inline(let nodes): return nodes.isEmpty ? 0 : LiteralChildren.tagBytes(nodes.count) + 8 * nodes.count
+        case .inline(let nodes): return nodes.isEmpty ? 0 : LiteralChildren.tagBytes + 8 * nodes.count
         case .chunked: return 8
         }
     }
@@ -167,9 +169,9 @@ enum FrozenLiterals {
         switch self {
         case .inline(let nodes):
             guard !nodes.isEmpty else { return }
-            let tagBytes = LiteralChildren.tagBytes(nodes.count)
-            for (index, node) in nodes.enumerated() {
-                start.storeBytes(of: SegmentHash.tag(node.labelHash), toByteOffset: index, as: UInt8.self)
+            let tagBytes = LiteralChildren.tagBytes
+            for (index, (hash, node)) in nodes.enumerated() {
+                start.storeBytes(of: SegmentHash.tag(hash), toByteOffset: index, as: UInt8.self)
                 start.storeBytes(of: node.base, toByteOffset: tagBytes + 8 * index, as: UnsafeMutableRawPointer.self)
             }
         case .chunked(let chunk):
@@ -187,7 +189,7 @@ extension Node {
     /// The tag byte of the index's child `index` (a node that is not chunked).
     @inline(__always) func tag(at index: Int) -> UInt8 { base.load(fromByteOffset: Node.headerSize &+ index, as: UInt8.self) }
     @inline(__always) func indexedChild(at index: Int) -> Node {
-        let tagBytes = LiteralChildren.tagBytes(literalCount)
+        let tagBytes = LiteralChildren.tagBytes
         return Node(base.load(fromByteOffset: Node.headerSize &+ tagBytes &+ 8 &* index, as: UnsafeMutableRawPointer.self))
     }
 
@@ -224,15 +226,17 @@ extension Node {
         if isChunked { return chunkedChild(for: segment, in: bytes, start: start, length: length) }
         let pattern = UInt64(SegmentHash.tag(segment.hash)) &* 0x0101_0101_0101_0101
         let tags = UnsafeRawPointer(base + Node.headerSize)
-        let children = tags + LiteralChildren.tagBytes(count)
-        var hits = ByteComparison.exactZeroBytes(tags.load(as: UInt64.self) ^ pattern)
+        let children = tags + 16
+        // The lowest hit is exact (a borrow only runs upwards from a true zero byte), and every
+        // hit is confirmed on the label anyway.
+        var hits = ByteComparison.zeroBytes(tags.load(as: UInt64.self) ^ pattern)
         while hits != 0 {
             let child = Node(children.load(fromByteOffset: (hits.trailingZeroBitCount &>> 3) &* 8, as: UnsafeMutableRawPointer.self))
             if child.labelMatches(segment, length: length, in: bytes, start: start) { return child }
             hits &= hits &- 1
         }
         if count > 8 {
-            hits = ByteComparison.exactZeroBytes(tags.load(fromByteOffset: 8, as: UInt64.self) ^ pattern)
+            hits = ByteComparison.zeroBytes(tags.load(fromByteOffset: 8, as: UInt64.self) ^ pattern)
             while hits != 0 {
                 let index = 8 &+ hits.trailingZeroBitCount &>> 3
                 let child = Node(children.load(fromByteOffset: index &* 8, as: UnsafeMutableRawPointer.self))

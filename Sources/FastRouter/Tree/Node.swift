@@ -13,7 +13,7 @@
 /// (see ``TreeEditor``), so a reader that loaded a root sees one consistent version. The block:
 ///
 ///     header (40 bytes)
-///     literal children: a small node's index (8 or 16 tag bytes, then 8 per child),
+///     literal children: a small node's index (16 tag bytes, then 8 per child),
 ///                       a large node's root chunk (8)
 ///     parameter child (8, when there is one)
 ///     edges (24 each)
@@ -41,7 +41,7 @@ struct Node: BitwiseCopyable {
     @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 26, as: UInt16.self)) }
     @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 28, as: UInt16.self)) }
     /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``; bit 2: ``hasParameter``; bit 3:
-    /// ``isChunked``. One load for all.
+    /// ``isChunked``; bit 4: ``onlyParameter``. One load for all.
     @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 30, as: UInt8.self) }
     /// True when the node has no literal child, edge, parameter child or wildcard: after it the
     /// URL must end.
@@ -51,6 +51,9 @@ struct Node: BitwiseCopyable {
     @inline(__always) var hasParameter: Bool { flags & Self.parameterFlag != 0 }
     /// True when the literal children are in chunks (more than ``LiteralChildren/inlineLimit``).
     @inline(__always) var isChunked: Bool { flags & Self.chunkedFlag != 0 }
+    /// True when a placeholder child is the only dynamic branch (no edge, no wildcard): when no
+    /// literal child takes the segment, a walk goes on to it without trying anything else.
+    @inline(__always) var onlyParameter: Bool { flags & Self.onlyParameterFlag != 0 }
     /// Where the terminals start in the block; the edges end there.
     @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 32, as: UInt32.self)) }
     /// Where the label's bytes are: offset 8 (``labelTail``) for a label shorter than 8.
@@ -59,7 +62,8 @@ struct Node: BitwiseCopyable {
     static let headerSize = 40
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride
-    static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8
+    static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8,
+               onlyParameterFlag: UInt8 = 16
 
     // MARK: Sections
 
@@ -109,6 +113,7 @@ struct Node: BitwiseCopyable {
         if dynamic { flags |= dynamicFlag }
         if parameter != nil { flags |= parameterFlag }
         if case .chunked = literals { flags |= chunkedFlag }
+        if parameter != nil && edges.isEmpty && wildcards.isEmpty { flags |= onlyParameterFlag }
         base.storeBytes(of: flags, toByteOffset: 30, as: UInt8.self)
         base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 32, as: UInt32.self)
         base.storeBytes(of: UInt32(storesLabel ? labelOffset : 8), toByteOffset: 36, as: UInt32.self)

@@ -6,10 +6,10 @@
 /// URL's segment while it looks for the `/` that ends it, so finding a child costs no second
 /// pass; the editor hashes a route's label with the very same loop, so both always agree.
 ///
-/// The mix is FxHash's (rotate, xor a word, multiply), then the high half folded into the low
-/// one: a multiply carries every input bit upwards, so the top bits, which the tags and the first
-/// chunk levels read, depend on every byte. It is not meant to resist chosen routes (routes come
-/// from the application; URLs only ever cost one walk); equal hashes just share a collision list.
+/// The mix is FxHash's (rotate, xor a word, multiply): a multiply carries every input bit
+/// upwards, so the top bits, which the tags and the chunk levels read first, depend on every
+/// byte. It is not meant to resist chosen routes (routes come from the application; URLs only
+/// ever cost one walk); equal hashes just share a collision list.
 enum SegmentHash {
     static let multiplier: UInt64 = 0x517C_C1B7_2722_0A95
 
@@ -18,21 +18,15 @@ enum SegmentHash {
         ((hash &<< 5 | hash &>> 59) ^ word) &* multiplier
     }
 
-    /// The last step: the final partial word (0 to 7 bytes, the rest zero) with its byte count in
-    /// the top byte, so `ab` and `ab\0` differ.
+    /// The last step: the final partial word (0 to 7 bytes, the rest zero). Labels that differ
+    /// only by trailing NUL bytes (decoded `/`) share a hash; their lengths tell them apart.
     @inline(__always)
-    static func finish(_ hash: UInt64, tail: UInt64, tailCount: Int) -> UInt64 {
-        let mixed = mix(hash, tail | UInt64(truncatingIfNeeded: tailCount) &<< 56)
-        return mixed ^ mixed &>> 32
-    }
+    static func finish(_ hash: UInt64, tail: UInt64) -> UInt64 { mix(hash, tail) }
 
-    /// The tag of a child in a small node's index: the hash's top byte, never 0 (an empty lane
-    /// of the index holds 0, so it never matches).
+    /// The tag of a child in a small node's index: the hash's top 7 bits, and the low bit set
+    /// so that a tag is never 0 (an empty lane of the index holds 0, so it never matches).
     @inline(__always)
-    static func tag(_ hash: UInt64) -> UInt8 {
-        let byte = UInt8(truncatingIfNeeded: hash &>> 56)
-        return byte == 0 ? 1 : byte
-    }
+    static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash &>> 56) | 1 }
 
     /// The segment that starts at `start` and runs to the next `/` or to `end`: where it ends,
     /// its hash, and its last partial word (the bytes after its last whole word, zero-padded).
@@ -72,8 +66,7 @@ enum SegmentHash {
     private static func finish(_ hash: UInt64, _ word: UInt64, _ stops: UInt64, at index: Int) -> ScannedSegment {
         let bits = stops.trailingZeroBitCount & ~7
         let tail = word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: bits))
-        let count = bits &>> 3
-        return ScannedSegment(end: index &+ count, hash: finish(hash, tail: tail, tailCount: count), tail: tail)
+        return ScannedSegment(end: index &+ bits &>> 3, hash: finish(hash, tail: tail), tail: tail)
     }
 
     /// The bytes from `index` to `end` (fewer than 8, in a path shorter than 8 bytes) in a word,

@@ -85,6 +85,8 @@ enum TreeInvariants {
         precondition(node.isLeafOnly == leaf, "invariant: the leaf flag")
         let dynamic = node.hasParameter || node.edgeCount > 0 || node.wildcardCount > 0
         precondition(node.hasDynamic == dynamic, "invariant: the dynamic flag")
+        precondition(node.onlyParameter == (node.hasParameter && node.edgeCount == 0 && node.wildcardCount == 0),
+                     "invariant: the only-parameter flag")
     }
 
     /// Checks how `node` finds its literal children (index or chunks, see ``LiteralChildren``)
@@ -106,7 +108,7 @@ enum TreeInvariants {
                 }
                 previous = (hash, child.labelBytes)
             }
-            for index in count..<LiteralChildren.tagBytes(max(count, 1)) where count > 0 {
+            for index in count..<LiteralChildren.tagBytes where count > 0 {
                 precondition(node.tag(at: index) == 0, "invariant: an index's unused tags are 0")
             }
             return (0..<count).map(node.indexedChild(at:))

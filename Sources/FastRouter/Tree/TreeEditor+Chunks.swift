@@ -22,7 +22,7 @@ extension TreeEditor {
             for (slot, entry) in chunk.entries(level: level) {
                 let thawed: EditSlot
                 switch entry {
-                case .child(let node): thawed = .child(hash: node.labelHash, .published(node))
+                case .child(let node): thawed = .child(.published(node))
                 case .chunk(let below): thawed = .chunk(.published(below))
                 }
                 if level >= LiteralChildren.hashLevels { chunks[index].slots.append(thawed) } else { chunks[index].slots[slot] = thawed }
@@ -42,10 +42,10 @@ extension TreeEditor {
             switch chunks[chunk].slots[slot] {
             case .empty:
                 continue
-            case .child(let childHash, var child):
-                guard childHash == hash && self.label(of: child) == label else { continue }
+            case .child(var child):
+                guard labelEquals(child, label) else { continue }
                 let reached = editable(&child)
-                chunks[chunk].slots[slot] = .child(hash: hash, child)
+                chunks[chunk].slots[slot] = .child(child)
                 return reached
             case .chunk(var below):
                 let found = findChild(label, hash: hash, in: &below, level: level + 1)
@@ -63,24 +63,42 @@ extension TreeEditor {
         if level >= LiteralChildren.hashLevels {
             let label = self.label(of: child)
             let position = chunks[chunk].slots.firstIndex { slot in
-                guard case .child(_, let other) = slot else { return false }
+                guard case .child(let other) = slot else { return false }
                 return label.lexicographicallyPrecedes(self.label(of: other))
             } ?? chunks[chunk].slots.count
-            chunks[chunk].slots.insert(.child(hash: hash, child), at: position)
+            chunks[chunk].slots.insert(.child(child), at: position)
             return
         }
         let slot = LiteralChildren.slot(hash, level: level)
         switch chunks[chunk].slots[slot] {
         case .empty:
-            chunks[chunk].slots[slot] = .child(hash: hash, child)
-        case .child(let otherHash, let other):
+            chunks[chunk].slots[slot] = .child(child)
+        case .child(let other):
             var below = EditChunkRef.editing(makeChunk(level: level + 1))
-            insert(other, hash: otherHash, into: &below, level: level + 1)
+            insert(other, hash: self.hash(of: other), into: &below, level: level + 1)
             insert(child, hash: hash, into: &below, level: level + 1)
             chunks[chunk].slots[slot] = .chunk(below)
         case .chunk(var below):
             insert(child, hash: hash, into: &below, level: level + 1)
             chunks[chunk].slots[slot] = .chunk(below)
+        }
+    }
+
+    /// The hash of a child's label.
+    func hash(of child: EditChild) -> UInt64 {
+        switch child {
+        case .published(let node): return node.labelHash
+        case .editing(let index): return SegmentHash.of(nodes[index].label)
+        }
+    }
+
+    /// Whether a child's label is `label`, compared where it lies.
+    func labelEquals(_ child: EditChild, _ label: [UInt8]) -> Bool {
+        switch child {
+        case .published(let node):
+            return node.labelLength == label.count && (label.isEmpty || label.withUnsafeBufferPointer { ByteComparison.equal(node.label, $0.baseAddress!, label.count, folded: false) })
+        case .editing(let index):
+            return nodes[index].label == label
         }
     }
 
@@ -90,22 +108,22 @@ extension TreeEditor {
     mutating func freezeLiterals(_ literals: EditLiterals) -> FrozenLiterals {
         switch literals {
         case .list(let list):
-            return .inline(list.compactMap { freezeChild($0.child) })
+            return .inline(list.compactMap { entry in freezeChild(entry.child).map { (entry.hash, $0) } })
         case .chunked(let root):
             switch freezeChunk(root, level: 0) {
             case .none:
                 return .none
             case .child(let node):
-                return .inline([node])
+                return .inline([(node.labelHash, node)])
             case .chunk(let pending):
                 if pending.count > LiteralChildren.inlineLimit { return .chunked(write(pending)) }
                 // Few enough left to index: the chunks go.
                 var nodes: [Node] = []
                 collect(pending, into: &nodes)
-                let sorted = nodes.map { ($0.labelHash, $0) }.sorted { lhs, rhs in
-                    lhs.0 != rhs.0 ? lhs.0 < rhs.0 : lhs.1.labelBytes.lexicographicallyPrecedes(rhs.1.labelBytes)
+                let sorted: [(hash: UInt64, node: Node)] = nodes.map { (hash: $0.labelHash, node: $0) }.sorted { lhs, rhs in
+                    lhs.hash != rhs.hash ? lhs.hash < rhs.hash : lhs.node.labelBytes.lexicographicallyPrecedes(rhs.node.labelBytes)
                 }
-                return .inline(sorted.map(\.1))
+                return .inline(sorted)
             }
         }
     }
@@ -122,7 +140,7 @@ extension TreeEditor {
             switch entry {
             case .empty:
                 continue
-            case .child(_, let child):
+            case .child(let child):
                 guard let node = freezeChild(child) else { continue }
                 entries.append((slot, .child(node)))
                 count += 1
@@ -148,17 +166,20 @@ extension TreeEditor {
     }
 
     /// Writes the chunks of `pending` that are new, bottom-up.
-    private func write(_ pending: PendingChunk) -> LiteralChunk {
+    private mutating func write(_ pending: PendingChunk) -> LiteralChunk {
         switch pending {
         case .published(let chunk, _):
             return chunk
         case .built(let level, let entries, _):
-            return LiteralChunk.make(level: level, slots: entries.map { slot, entry in
+            var slots: [(slot: Int, entry: FrozenChunkEntry)] = []
+            for (slot, entry) in entries {
                 switch entry {
-                case .child(let node): return (slot, .child(node))
-                case .chunk(let below): return (slot, .chunk(write(below)))
+                case .child(let node): slots.append((slot, .child(node)))
+                case .chunk(let below): slots.append((slot, .chunk(write(below))))
                 }
-            })
+            }
+            written += 1
+            return LiteralChunk.make(level: level, slots: slots)
         }
     }
 
@@ -185,9 +206,11 @@ struct EditChunk {
     var slots: [EditSlot]
 }
 
+/// A slot of an edited chunk. A child's hash is computed again when needed (when a sibling
+/// arrives in its slot), not kept for every thawed slot.
 enum EditSlot {
     case empty
-    case child(hash: UInt64, EditChild)
+    case child(EditChild)
     case chunk(EditChunkRef)
 }
 

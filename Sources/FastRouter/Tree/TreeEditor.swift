@@ -25,6 +25,8 @@ struct TreeEditor {
     var chunks: [EditChunk] = []
     /// Published blocks (nodes and chunks) this edit replaces, to free after the grace period.
     var replaced: [UnsafeMutableRawPointer] = []
+    /// Blocks (nodes and chunks) ``freeze()`` wrote.
+    var written = 0
 
     init(_ tables: TableRoots) {
         roots = [(nil, .published(tables.global))]
@@ -172,7 +174,7 @@ struct TreeEditor {
             nodes[index].literals = .list([])
             var position = 0
             while position < list.count && precedes(list[position], hash, label) { position += 1 }
-            if position < list.count && list[position].hash == hash && self.label(of: list[position].child) == label {
+            if position < list.count && list[position].hash == hash && labelEquals(list[position].child, label) {
                 var child = list[position].child
                 let reached = editable(&child)
                 list[position].child = child
@@ -265,6 +267,7 @@ struct TreeEditor {
         let empty = edit.terminals.isEmpty && edit.wildcards.isEmpty && parameter == nil && edges.isEmpty
             && literals.count == 0
         if !isRoot && empty { return nil }
+        written += 1
         return Node.make(label: edit.label, literals: literals, parameter: parameter, edges: edges,
                          terminals: edit.terminals, wildcards: edit.wildcards)
     }

@@ -1,0 +1,75 @@
+@testable import FastRouter
+import Testing
+
+/// The segment tree's large nodes (docs/ARCHITECTURE.md, "The lookup tree"): literal children
+/// beyond a node's index go to chunks that a path copy shares, so one add under a node with
+/// 65 536 children copies a few blocks, not the fan-out, and lookups, removals and the dump see
+/// every child.
+@Suite struct SegmentTreeTests {
+    /// One add or removal under a node with 65 536 literal children writes and replaces the
+    /// blocks on its path: the root, the node, one chunk per level of the node's chunks (four or
+    /// five at this size) and the new route's nodes. (The invariants hold the node to chunks.) The old byte tree and the first segment tree copied every
+    /// child of a changed node; this fails if a copy becomes O(fan-out) again.
+    @Test func oneAddUnderAWideNodeCopiesAFewChunks() throws {
+        let router = Router<Int>()
+        let count = 65_536
+        try router.add(contentsOf: (0..<count).map { index in
+            Route("/wide/w\(index)", id: UInt64(index + 1), value: index)
+        })
+        router.core.checkInvariants()
+        var most = 0
+        for index in 0..<64 {
+            try router.add("/wide/added\(index)/x", id: UInt64(count + 1 + index), value: index)
+            most = max(most, router.core.tables.blocksReplacedByLastPublication,
+                       router.core.tables.blocksWrittenByLastPublication)
+        }
+        #expect(most <= 12, "one add replaced \(most) blocks")
+        router.remove(id: UInt64(count + 1))
+        #expect(router.core.tables.blocksReplacedByLastPublication <= 12)
+        #expect(router.core.tables.blocksWrittenByLastPublication <= 12)
+        router.core.checkInvariants()
+        for index in stride(from: 0, to: count, by: 997) {
+            #expect(try router.match("/wide/w\(index)")?.value == index)
+        }
+        #expect(try router.match("/wide/added5/x")?.value == 5)
+        #expect(try router.match("/wide/w\(count)") == nil)
+    }
+
+    /// A node's children move between its index and chunks as their count crosses the limit,
+    /// in either direction, and the tree stays the same whatever the order of the adds.
+    @Test func childrenMoveBetweenIndexAndChunks() throws {
+        let patterns = (0..<40).map { "/n/child-\($0)" } + ["/n/:id", "/n/child-3/:sub"]
+        let forwards = Router<Int>()
+        let backwards = Router<Int>()
+        for (index, pattern) in patterns.enumerated() { try forwards.add(pattern, id: UInt64(index + 1), value: index) }
+        for (index, pattern) in patterns.enumerated().reversed() { try backwards.add(pattern, id: UInt64(index + 1), value: index) }
+        forwards.core.checkInvariants()
+        func tree(_ router: Router<Int>) -> Substring { router.core.dump().split(separator: "  tree:\n").last ?? "" }
+        #expect(tree(forwards) == tree(backwards), "the tree's shape depends on its routes only")
+        for index in 0..<40 { #expect(try forwards.match("/n/child-\(index)")?.value == index) }
+        #expect(try forwards.match("/n/other")?.value == 40)
+        // Down to the index again, one removal at a time.
+        for index in 0..<30 {
+            forwards.remove(id: UInt64(index + 1))
+            forwards.core.checkInvariants()
+        }
+        for index in 30..<40 { #expect(try forwards.match("/n/child-\(index)")?.value == index) }
+        #expect(try forwards.match("/n/child-3")?.value == 40)
+        #expect(try forwards.match("/n/child-3/x")?.value == 41)
+    }
+
+    /// A case-insensitive lookup finds every child that equals the segment folded, in an index
+    /// and in chunks alike.
+    @Test func foldedLookupsScanChunks() throws {
+        var options = RouterOptions()
+        options.caseInsensitivePaths = true
+        let router = Router<Int>(options: options)
+        for index in 0..<40 { try router.add("/c/Item\(index)", id: UInt64(index + 1), value: index) }
+        try router.add("/c/ITEM7", id: 100, value: 100)
+        router.core.checkInvariants()
+        #expect(try router.match("/c/item12")?.value == 12)
+        // Two routes match: the earlier registered wins (docs/SEMANTICS.md §3.1).
+        #expect(try router.match("/C/item7")?.value == 7)
+        #expect(try router.match("/c/item40") == nil)
+    }
+}
