@@ -334,10 +334,10 @@ struct Walker {
 
     /// True when `lhs` comes before `rhs` for a URL both match: priority and host rank, segment
     /// ranks, then registration and expansion order (docs/SEMANTICS.md §3.1). For a HEAD request
-    /// with the fallback on, `head` is HEAD's bit (``WalkState/headPreference``): between two
-    /// routes of the same shape, the one naming HEAD comes before registration order decides
-    /// (§3.7), so that a later HEAD route is not hidden by a GET route it would duplicate but for
-    /// its methods. Ranks decide first, so pruning by key and rank (``shouldVisit``) stays exact.
+    /// with the fallback on, `head` is HEAD's bit (``WalkState/headPreference``, `nil` for every
+    /// other lookup): between two routes of the same shape, the one naming HEAD comes before
+    /// registration order decides (§3.7), so that a later HEAD route is not hidden by a GET route
+    /// of its shape. Ranks decide first, so pruning by key and rank (``shouldVisit``) stays exact.
     static func precedes(_ lhs: Terminal, _ rhs: Terminal, head: UInt64?) -> Bool {
         let left = lhs.key, right = rhs.key
         if left != right { return left > right }
