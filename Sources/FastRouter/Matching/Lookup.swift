@@ -69,11 +69,17 @@ extension RouterCore {
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
         // The method is resolved after the tables are loaded: they use no name it cannot see.
+        // Written out here, not in a function: every lookup with a method runs it.
         if let method {
-            guard resolve(method, into: walk) else {
+            let word = MethodTable.word(method)
+            let bit = methods.bit(of: method, word: word)
+            if bit == 0 && !HTTPMethod.isToken(method) {
                 scratch.slot.exit(holding: false)
                 return .invalidMethod
             }
+            walk.pointee.methodBit = bit
+            walk.pointee.headPreference = nil
+            if word == MethodTable.headWord && method.count == 4 && options.headFallback { preferHead(bit, walk) }
         } else {
             walk.pointee.methodBit = .max
             walk.pointee.headPreference = nil
@@ -152,23 +158,13 @@ extension RouterCore {
         if hits != 0 { regexLimitHits.add(hits, ordering: .relaxed) }
     }
 
-    /// Sets the walk's method filter for a request with `method` (docs/SEMANTICS.md §3.7): the
-    /// routes accepting it; for HEAD with the fallback on, those accepting GET too, in the same
-    /// walk, with the routes naming HEAD first among routes of one shape. Returns `false` when
-    /// `method` is not an HTTP token. Only a HEAD request pays for the GET lookup.
-    @inline(__always)
-    private func resolve(_ method: UnsafeBufferPointer<UInt8>, into walk: UnsafeMutablePointer<WalkState>) -> Bool {
-        let word = MethodTable.word(method)
-        let bit = methods.bit(of: method, word: word)
-        if bit == 0 && !HTTPMethod.isToken(method) { return false }
-        if word == MethodTable.headWord && method.count == 4 && options.headFallback {
-            walk.pointee.methodBit = bit | methods.getBit
-            walk.pointee.headPreference = bit
-        } else {
-            walk.pointee.methodBit = bit
-            walk.pointee.headPreference = nil
-        }
-        return true
+    /// Makes the walk of a HEAD request (`head`: HEAD's bit, 0 when no route names it) with the
+    /// fallback on take the routes accepting GET too, in the same walk, the routes naming HEAD
+    /// first among routes of one shape (docs/SEMANTICS.md §3.7). Only a HEAD request pays for
+    /// the GET lookup.
+    private func preferHead(_ head: UInt64, _ walk: UnsafeMutablePointer<WalkState>) {
+        walk.pointee.methodBit = head | methods.getBit
+        walk.pointee.headPreference = head
     }
 
     /// Records in `state` the methods a 405 allows: `rejected`, and HEAD when GET is among them
@@ -179,3 +175,4 @@ extension RouterCore {
                                   table: methods)
     }
 }
+

@@ -18,8 +18,26 @@ final class MethodTable: @unchecked Sendable {
     private let bytes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>.allocate(capacity: MethodTable.capacity)
     private let names = UnsafeMutablePointer<HTTPMethod>.allocate(capacity: MethodTable.capacity)
     private let published = Atomic<Int>(0)
+    /// Where a name is found by its word: ``indexSlots`` one-byte slots, each 0 (empty) or a
+    /// name's number + 1, placed by open addressing from ``slot(of:)``. Each new name gets a new
+    /// block, published before the count, so readers never see a slot change; the blocks
+    /// replaced stay until the table goes (64 names at most).
+    private let index = Atomic<UInt>(0)
+    private var replacedIndexes: [UnsafeMutablePointer<UInt8>] = []
+    /// GET's bit once a route names it (0 before): what a HEAD request adds (docs/SEMANTICS.md §3.7).
+    private let getBits = Atomic<UInt64>(0)
+    /// Slots of the index: twice the names a table may hold, so a probe ends soon at an empty one.
+    static let indexSlots = 2 * capacity
+
+    init() {
+        let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.indexSlots)
+        slots.initialize(repeating: 0, count: Self.indexSlots)
+        index.store(UInt(bitPattern: slots), ordering: .releasing)
+    }
 
     deinit {
+        UnsafeMutablePointer<UInt8>(bitPattern: index.load(ordering: .relaxed))?.deallocate()
+        for slots in replacedIndexes { slots.deallocate() }
         let count = published.load(ordering: .relaxed)
         for index in 0..<count { bytes[index].deallocate() }
         names.deinitialize(count: count)
@@ -40,17 +58,33 @@ final class MethodTable: @unchecked Sendable {
         bit(of: bytes, word: Self.word(bytes))
     }
 
-    /// ``bit(of:)`` for a caller that has the name's ``word(_:)`` already.
+    /// ``bit(of:)`` for a caller that has the name's ``word(_:)`` already: one multiply and,
+    /// mostly, one slot and one word compared.
     @inline(__always)
     func bit(of bytes: UnsafeBufferPointer<UInt8>, word: UInt64) -> UInt64 {
+        // The count first: the index published with it holds every name it counts.
         let count = published.load(ordering: .acquiring)
+        let slots = UnsafePointer<UInt8>(bitPattern: index.load(ordering: .acquiring)).unsafelyUnwrapped
         let length = bytes.count
-        for index in 0..<count where words[index] == word && lengths[index] == length {
-            if length <= 8 || memcmp(self.bytes[index] + 8, bytes.baseAddress! + 8, length &- 8) == 0 {
-                return 1 &<< UInt64(truncatingIfNeeded: index)
+        var slot = Self.slot(of: word)
+        while true {
+            let entry = Int(slots[slot])
+            if entry == 0 { return 0 }
+            let number = entry &- 1
+            // A name numbered past `count` is newer than the tables this reader loaded: skipped.
+            if number < count && words[number] == word && lengths[number] == length
+                && (length <= 8 || memcmp(self.bytes[number] + 8, bytes.baseAddress! + 8, length &- 8) == 0) {
+                return 1 &<< UInt64(truncatingIfNeeded: number)
             }
+            slot = (slot &+ 1) & (Self.indexSlots &- 1)
         }
-        return 0
+    }
+
+    /// Where the probe for a name with `word` starts (Fibonacci hashing: the top bits of a
+    /// multiply).
+    @inline(__always)
+    static func slot(of word: UInt64) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - indexSlots.trailingZeroBitCount))
     }
 
     /// The bit of `method`, or 0 when the router has never seen it.
@@ -83,15 +117,9 @@ final class MethodTable: @unchecked Sendable {
     static let getWord: UInt64 = 0x54_4547
 
     /// The bit of GET, or 0 when the router has never seen it: the routes that also answer a
-    /// HEAD request (docs/SEMANTICS.md §3.7). A scan of the words, no string.
+    /// HEAD request (docs/SEMANTICS.md §3.7). One load.
     @inline(__always)
-    var getBit: UInt64 {
-        let count = published.load(ordering: .acquiring)
-        for index in 0..<count where words[index] == Self.getWord && lengths[index] == 3 {
-            return 1 &<< UInt64(truncatingIfNeeded: index)
-        }
-        return 0
-    }
+    var getBit: UInt64 { getBits.load(ordering: .acquiring) }
 
     // MARK: Registering
 
@@ -112,16 +140,32 @@ final class MethodTable: @unchecked Sendable {
                 let utf8 = Array(method.rawValue.utf8)
                 let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count)
                 copy.initialize(from: utf8, count: utf8.count)
-                words[count] = utf8.withUnsafeBufferPointer { Self.word($0) }
+                let word = utf8.withUnsafeBufferPointer { Self.word($0) }
+                words[count] = word
                 lengths[count] = utf8.count
                 bytes[count] = copy
                 (names + count).initialize(to: method)
+                publishIndex(adding: count, word: word)
+                if method == .get { getBits.store(1 &<< UInt64(count), ordering: .releasing) }
                 published.store(count + 1, ordering: .releasing)
                 bit = 1 &<< UInt64(count)
             }
             mask |= bit
         }
         return MethodSet(mask: mask, isAny: false)
+    }
+
+    /// Publishes a copy of the index with name `number` (whose word is `word`) added; the old
+    /// block is kept, since a reader may still be probing it.
+    private func publishIndex(adding number: Int, word: UInt64) {
+        let old = UnsafeMutablePointer<UInt8>(bitPattern: index.load(ordering: .relaxed)).unsafelyUnwrapped
+        let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.indexSlots)
+        slots.initialize(from: old, count: Self.indexSlots)
+        var slot = Self.slot(of: word)
+        while slots[slot] != 0 { slot = (slot + 1) & (Self.indexSlots - 1) }
+        slots[slot] = UInt8(number + 1)
+        index.store(UInt(bitPattern: slots), ordering: .releasing)
+        replacedIndexes.append(old)
     }
 
     // MARK: Listing
