@@ -35,8 +35,22 @@ extension RouterCore {
     }
 
     /// One line per node: how it is reached (`"literal"`, `{constraint}`, `:param`), then a line
-    /// per route ending there, then its children (literal ones in index or chunk order).
-    private func dumpNode(_ node: Node, label: String, indent: Int, patterns: [UInt64: String], into output: inout String) {
+    /// per route ending there, then its children (literal ones in index or chunk order). Depth
+    /// first with a stack of its own, not recursion: a path may be thousands of nodes deep.
+    private func dumpNode(_ root: Node, label: String, indent: Int, patterns: [UInt64: String], into output: inout String) {
+        var stack: [(node: Node, label: String, indent: Int)] = [(root, label, indent)]
+        while let (node, label, indent) = stack.popLast() {
+            dumpLines(node, label: label, indent: indent, patterns: patterns, into: &output)
+            var children: [(node: Node, label: String, indent: Int)] = []
+            for child in node.literalList { children.append((child, "", indent + 2)) }
+            for edge in node.edgeList { children.append((edge.child, edgeLabel(edge) + " ", indent + 2)) }
+            if node.hasParameter { children.append((node.parameterChild, ":param ", indent + 2)) }
+            stack += children.reversed()
+        }
+    }
+
+    /// The node's own line and its routes' lines.
+    private func dumpLines(_ node: Node, label: String, indent: Int, patterns: [UInt64: String], into output: inout String) {
         let pad = String(repeating: " ", count: indent)
         let text = String(decoding: node.labelBytes.map { $0 == 0 ? UInt8(ascii: "/") : $0 }, as: UTF8.self)
         let line = label + (text.isEmpty ? "" : "\"\(text)\"")
@@ -58,29 +72,22 @@ extension RouterCore {
         }
         describe(node.terminalList, "")
         describe(node.wildcardList, "* ")
-        for child in node.literalList {
-            dumpNode(child, label: "", indent: indent + 2, patterns: patterns, into: &output)
+    }
+
+    /// How an edge shows: a partial segment's template, `{regex}` or `{constraint}`.
+    private func edgeLabel(_ edge: Edge) -> String {
+        if edge.code == BuiltinCode.partial.rawValue {
+            let template = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher!).takeUnretainedValue()
+            return (0..<template.pieceCount).map { index in
+                let piece = template.pieces[index]
+                if let text = piece.text {
+                    return String(decoding: UnsafeBufferPointer(start: text, count: piece.textLength), as: UTF8.self)
+                }
+                return "{}"
+            }.joined()
+        } else if let regex = edge.matcher {
+            return "{" + Unmanaged<CompiledRegex>.fromOpaque(regex).takeUnretainedValue().source + "}"
         }
-        for edge in node.edgeList {
-            let label: String
-            if edge.code == BuiltinCode.partial.rawValue {
-                let template = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher!).takeUnretainedValue()
-                label = (0..<template.pieceCount).map { index in
-                    let piece = template.pieces[index]
-                    if let text = piece.text {
-                        return String(decoding: UnsafeBufferPointer(start: text, count: piece.textLength), as: UTF8.self)
-                    }
-                    return "{}"
-                }.joined()
-            } else if let regex = edge.matcher {
-                label = "{" + Unmanaged<CompiledRegex>.fromOpaque(regex).takeUnretainedValue().source + "}"
-            } else {
-                label = "{\(BuiltinCode(rawValue: edge.code).map { "\($0)" } ?? "?")}"
-            }
-            dumpNode(edge.child, label: label + " ", indent: indent + 2, patterns: patterns, into: &output)
-        }
-        if node.hasParameter {
-            dumpNode(node.parameterChild, label: ":param ", indent: indent + 2, patterns: patterns, into: &output)
-        }
+        return "{\(BuiltinCode(rawValue: edge.code).map { "\($0)" } ?? "?")}"
     }
 }

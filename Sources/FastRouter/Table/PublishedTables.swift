@@ -81,11 +81,15 @@ struct PublishedTables: ~Copyable {
         tables.deallocate()
     }
 
-    /// Frees `node`, its chunks (``LiteralChunk``) and everything below.
+    /// Frees `node`, its chunks (``LiteralChunk``) and everything below; a stack, not recursion
+    /// (a path may be thousands of nodes deep).
     private static func free(_ node: Node) {
-        for child in node.children { free(child) }
-        for chunk in node.chunkBlocks { chunk.deallocate() }
-        node.deallocate()
+        var stack = [node]
+        while let node = stack.popLast() {
+            stack += node.children
+            for chunk in node.chunkBlocks { chunk.deallocate() }
+            node.deallocate()
+        }
     }
 }
 

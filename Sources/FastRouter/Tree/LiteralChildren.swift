@@ -223,7 +223,8 @@ extension Node {
         let count = literalCount
         if count == 0 { return nil }
         let length = segment.end &- start
-        if isChunked { return chunkedChild(for: segment, in: bytes, start: start, length: length) }
+        let path = UnsafeRawPointer(bytes + start)
+        if isChunked { return chunkedChild(hash: segment.hash, tail: segment.tail, length: length, path: path) }
         let pattern = UInt64(SegmentHash.tag(segment.hash)) &* 0x0101_0101_0101_0101
         let tags = UnsafeRawPointer(base + Node.headerSize)
         let children = tags + 16
@@ -232,7 +233,7 @@ extension Node {
         var hits = ByteComparison.zeroBytes(tags.load(as: UInt64.self) ^ pattern)
         while hits != 0 {
             let child = Node(children.load(fromByteOffset: (hits.trailingZeroBitCount &>> 3) &* 8, as: UnsafeMutableRawPointer.self))
-            if child.labelMatches(segment, length: length, in: bytes, start: start) { return child }
+            if child.labelMatches(tail: segment.tail, length: length, path: path) { return child }
             hits &= hits &- 1
         }
         if count > 8 {
@@ -240,7 +241,7 @@ extension Node {
             while hits != 0 {
                 let index = 8 &+ hits.trailingZeroBitCount &>> 3
                 let child = Node(children.load(fromByteOffset: index &* 8, as: UnsafeMutableRawPointer.self))
-                if child.labelMatches(segment, length: length, in: bytes, start: start) { return child }
+                if child.labelMatches(tail: segment.tail, length: length, path: path) { return child }
                 hits &= hits &- 1
             }
         }
@@ -248,18 +249,18 @@ extension Node {
     }
 
     /// ``literalChild(for:in:start:)`` through the chunks: 5 bits of the hash per level.
+    /// (Four arguments, all in registers.)
     @inline(never)
-    private func chunkedChild(for segment: ScannedSegment, in bytes: UnsafePointer<UInt8>, start: Int,
-                              length: Int) -> Node? {
+    private func chunkedChild(hash: UInt64, tail: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
         var chunk = rootChunk
         var level = 0
         while level < LiteralChildren.hashLevels {
-            let byte = chunk.slotByte(LiteralChildren.slot(segment.hash, level: level))
+            let byte = chunk.slotByte(LiteralChildren.slot(hash, level: level))
             if byte == 0 { return nil }
             let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) &- 1)
             if byte & LiteralChunk.chunkBit == 0 {
                 let child = Node(pointer)
-                return child.labelMatches(segment, length: length, in: bytes, start: start) ? child : nil
+                return child.labelMatches(tail: tail, length: length, path: path) ? child : nil
             }
             chunk = LiteralChunk(pointer)
             level &+= 1
@@ -267,18 +268,18 @@ extension Node {
         // Children whose hash bits are all equal.
         for index in 0..<chunk.entryCount {
             let child = Node(chunk.entry(index))
-            if child.labelMatches(segment, length: length, in: bytes, start: start) { return child }
+            if child.labelMatches(tail: tail, length: length, path: path) { return child }
         }
         return nil
     }
 
-    /// Whether this node's label is the segment of `length` bytes at `start`: its length and last
-    /// word first (all of a short label), then its whole words.
+    /// Whether this node's label is the segment of `length` bytes at `path` whose last partial
+    /// word is `tail`: its length and last word first (all of a short label), then its whole
+    /// words.
     @inline(__always)
-    func labelMatches(_ segment: ScannedSegment, length: Int, in bytes: UnsafePointer<UInt8>, start: Int) -> Bool {
-        guard labelTail == segment.tail && labelLength == length else { return false }
+    func labelMatches(tail: UInt64, length: Int, path: UnsafeRawPointer) -> Bool {
+        guard labelTail == tail && labelLength == length else { return false }
         if length < 8 { return true }
-        let path = UnsafeRawPointer(bytes + start)
         let key = UnsafeRawPointer(label)
         let whole = length & ~7
         var offset = 0

@@ -127,12 +127,16 @@ struct Node: BitwiseCopyable {
             base.storeBytes(of: edge, toByteOffset: offset, as: Edge.self)
             offset += edgeSize
         }
-        for terminal in terminals + wildcards {
+        for terminal in terminals {
+            base.storeBytes(of: terminal, toByteOffset: offset, as: Terminal.self)
+            offset += terminalSize
+        }
+        for terminal in wildcards {
             base.storeBytes(of: terminal, toByteOffset: offset, as: Terminal.self)
             offset += terminalSize
         }
         if storesLabel {
-            for (index, byte) in label.enumerated() { base.storeBytes(of: byte, toByteOffset: labelOffset + index, as: UInt8.self) }
+            label.withUnsafeBytes { (base + labelOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }
         return Node(base)
     }

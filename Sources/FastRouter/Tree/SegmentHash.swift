@@ -82,19 +82,32 @@ enum SegmentHash {
         return word
     }
 
-    /// The hash of a whole label (no `/` in it: a decoded one is spelled NUL).
+    /// The hash of a whole label (no `/` in it: a decoded one is spelled NUL): what
+    /// ``scan(_:from:end:readable:)`` gives for it, whole words then the tail, with no copy.
     static func of(_ label: [UInt8]) -> UInt64 {
-        let padded = label + [UInt8](repeating: 0, count: 8)
-        return padded.withUnsafeBufferPointer { buffer in
-            scan(buffer.baseAddress!, from: 0, end: label.count, readable: padded.count).hash
+        label.withUnsafeBufferPointer { buffer in
+            var hash: UInt64 = 0
+            var index = 0
+            while buffer.count - index >= 8 {
+                hash = mix(hash, UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                index += 8
+            }
+            return finish(hash, tail: tail(buffer, from: index))
         }
     }
 
     /// The last partial word of `label` (see ``scan(_:from:end:readable:)``).
     static func tail(of label: [UInt8]) -> UInt64 {
+        label.withUnsafeBufferPointer { tail($0, from: $0.count & ~7) }
+    }
+
+    private static func tail(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
         var word: UInt64 = 0
-        let whole = label.count & ~7
-        for (offset, byte) in label[whole...].enumerated() { word |= UInt64(byte) &<< UInt64(offset * 8) }
+        var index = buffer.count
+        while index > start {
+            index -= 1
+            word = word &<< 8 | UInt64(buffer[index])
+        }
         return word
     }
 }

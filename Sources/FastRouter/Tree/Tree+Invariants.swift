@@ -7,7 +7,9 @@ enum TreeInvariants {
     static func check(_ roots: TableRoots, freed: [UnsafeMutableRawPointer] = []) {
         var reachable = Set<UInt>()
         var captures = 0
-        check(roots.global, isRoot: true, isLiteral: false, captures: 0, maxCaptures: &captures, reachable: &reachable)
+        var pending: [Pending] = []
+        check(roots.global, isRoot: true, isLiteral: false, captures: 0, maxCaptures: &captures, reachable: &reachable,
+              pending: &pending)
         var schemes = Set<[UInt8]>()
         for index in 0..<roots.schemeCount {
             let entry = roots.scheme(at: index)
@@ -15,7 +17,8 @@ enum TreeInvariants {
             precondition(schemes.insert(name).inserted, "invariant: one table per scheme")
             precondition(name.allSatisfy { ASCII.lowercased($0) == $0 }, "invariant: scheme names are lower-cased")
             precondition(!entry.root.isEmptyRoot, "invariant: an empty scheme table is dropped")
-            check(entry.root, isRoot: true, isLiteral: false, captures: 0, maxCaptures: &captures, reachable: &reachable)
+            check(entry.root, isRoot: true, isLiteral: false, captures: 0, maxCaptures: &captures, reachable: &reachable,
+                  pending: &pending)
         }
         precondition(captures <= roots.maxCaptures, "invariant: maxCaptures covers every route's parameters")
         for block in freed {
@@ -23,10 +26,25 @@ enum TreeInvariants {
         }
     }
 
-    /// Checks `node` and its subtree. `isLiteral`: a literal child (it has a label; a root or a
-    /// dynamic segment's node has none); `captures`: parameters passed on the way here.
-    private static func check(_ node: Node, isRoot: Bool, isLiteral: Bool, captures: Int, maxCaptures: inout Int,
-                              reachable: inout Set<UInt>) {
+    /// A node still to check, with what its parent knows of it.
+    private typealias Pending = (node: Node, isLiteral: Bool, captures: Int)
+
+    /// Checks `node` and its subtree, with a stack rather than recursion (a path may be
+    /// thousands of nodes deep). `isLiteral`: a literal child (it has a label; a root or a dynamic
+    /// segment's node has none); `captures`: parameters passed on the way here.
+    private static func check(_ root: Node, isRoot: Bool, isLiteral: Bool, captures: Int, maxCaptures: inout Int,
+                              reachable: inout Set<UInt>, pending: inout [Pending]) {
+        checkNode(root, isRoot: isRoot, isLiteral: isLiteral, captures: captures, maxCaptures: &maxCaptures,
+                  reachable: &reachable, pending: &pending)
+        while let next = pending.popLast() {
+            checkNode(next.node, isRoot: false, isLiteral: next.isLiteral, captures: next.captures,
+                      maxCaptures: &maxCaptures, reachable: &reachable, pending: &pending)
+        }
+    }
+
+    /// Checks one node; its children go on `pending`.
+    private static func checkNode(_ node: Node, isRoot: Bool, isLiteral: Bool, captures: Int, maxCaptures: inout Int,
+                                  reachable: inout Set<UInt>, pending: inout [Pending]) {
         precondition(reachable.insert(UInt(bitPattern: node.base)).inserted, "invariant: the tree is a tree (one parent per node)")
         let label = node.labelBytes
         precondition(isLiteral == !label.isEmpty, "invariant: literal children have a label, no other node does")
@@ -59,7 +77,7 @@ enum TreeInvariants {
         var labels = Set<[UInt8]>()
         for child in literals {
             precondition(labels.insert(child.labelBytes).inserted, "invariant: literal siblings have distinct labels")
-            check(child, isRoot: false, isLiteral: true, captures: captures, maxCaptures: &maxCaptures, reachable: &reachable)
+            pending.append((child, true, captures))
             maxKey = max(maxKey, child.maxKey)
         }
         var lastRank = UInt8.max
@@ -71,13 +89,11 @@ enum TreeInvariants {
             if edge.code == BuiltinCode.partial.rawValue {
                 count = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher!)._withUnsafeGuaranteedRef { $0.parameterCount }
             }
-            check(edge.child, isRoot: false, isLiteral: false, captures: captures + count, maxCaptures: &maxCaptures,
-                  reachable: &reachable)
+            pending.append((edge.child, false, captures + count))
             maxKey = max(maxKey, edge.child.maxKey)
         }
         if node.hasParameter {
-            check(node.parameterChild, isRoot: false, isLiteral: false, captures: captures + 1, maxCaptures: &maxCaptures,
-                  reachable: &reachable)
+            pending.append((node.parameterChild, false, captures + 1))
             maxKey = max(maxKey, node.parameterChild.maxKey)
         }
         precondition(node.maxKey == maxKey, "invariant: maxKey is the best key below")
@@ -175,11 +191,11 @@ extension RouterCore {
             let roots = tables.published
             TreeInvariants.check(roots)
             var terminals = 0
-            func count(_ node: Node) {
+            var stack = roots.all.map(\.root)
+            while let node = stack.popLast() {
                 terminals += node.terminalCount + node.wildcardCount
-                for child in node.children { count(child) }
+                stack += node.children
             }
-            for entry in roots.all { count(entry.root) }
             var expected = 0
             for index in state.routes.liveIndexes { expected += variants(ofStored: index, state).count }
             precondition(terminals == expected, "invariant: the tree holds every registered expansion, once")

@@ -18,17 +18,22 @@ extension TreeEditor {
             return index
         case .published(let chunk):
             replaced.append(chunk.base)
-            let index = makeChunk(level: level)
-            for (slot, entry) in chunk.entries(level: level) {
-                let thawed: EditSlot
-                switch entry {
-                case .child(let node): thawed = .child(.published(node))
-                case .chunk(let below): thawed = .chunk(.published(below))
+            var slots: [EditSlot]
+            if level >= LiteralChildren.hashLevels {
+                slots = (0..<chunk.entryCount).map { .child(.published(Node(chunk.entry($0)))) }
+            } else {
+                slots = [EditSlot](repeating: .empty, count: 32)
+                for slot in 0..<32 {
+                    let byte = chunk.slotByte(slot)
+                    guard byte != 0 else { continue }
+                    let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1)
+                    slots[slot] = byte & LiteralChunk.chunkBit != 0 ? .chunk(.published(LiteralChunk(pointer)))
+                        : .child(.published(Node(pointer)))
                 }
-                if level >= LiteralChildren.hashLevels { chunks[index].slots.append(thawed) } else { chunks[index].slots[slot] = thawed }
             }
-            ref = .editing(index)
-            return index
+            chunks.append(EditChunk(level: level, slots: slots))
+            ref = .editing(chunks.count - 1)
+            return chunks.count - 1
         }
     }
 
@@ -115,11 +120,11 @@ extension TreeEditor {
                 return .none
             case .child(let node):
                 return .inline([(node.labelHash, node)])
-            case .chunk(let pending):
-                if pending.count > LiteralChildren.inlineLimit { return .chunked(write(pending)) }
+            case .chunk(let ref, let count):
+                if count > LiteralChildren.inlineLimit { return .chunked(write(ref, level: 0)) }
                 // Few enough left to index: the chunks go.
                 var nodes: [Node] = []
-                collect(pending, into: &nodes)
+                collect(ref, level: 0, into: &nodes)
                 let sorted: [(hash: UInt64, node: Node)] = nodes.map { (hash: $0.labelHash, node: $0) }.sorted { lhs, rhs in
                     lhs.hash != rhs.hash ? lhs.hash < rhs.hash : lhs.node.labelBytes.lexicographicallyPrecedes(rhs.node.labelBytes)
                 }
@@ -128,54 +133,68 @@ extension TreeEditor {
         }
     }
 
-    /// Freezes the children below `ref`; what is left, not yet written.
+    /// Freezes the children below `ref` in place (an edited chunk's slots then hold the frozen
+    /// blocks, as published children), nothing written yet: the count decides whether the
+    /// chunks are written or the node indexes its children.
     private mutating func freezeChunk(_ ref: EditChunkRef, level: Int) -> FrozenSlot {
         guard case .editing(let index) = ref else {
             guard case .published(let chunk) = ref else { fatalError("unreachable") }
-            return .chunk(.published(chunk, level: level))
+            return .chunk(ref, count: chunk.count)
         }
-        var entries: [(slot: Int, entry: PendingEntry)] = []
         var count = 0
-        for (slot, entry) in chunks[index].slots.enumerated() {
-            switch entry {
+        var entries = 0
+        var lone: Node?
+        for slot in chunks[index].slots.indices {
+            switch chunks[index].slots[slot] {
             case .empty:
                 continue
             case .child(let child):
-                guard let node = freezeChild(child) else { continue }
-                entries.append((slot, .child(node)))
+                guard let node = freezeChild(child) else {
+                    chunks[index].slots[slot] = .empty
+                    continue
+                }
+                chunks[index].slots[slot] = .child(.published(node))
                 count += 1
+                entries += 1
+                lone = node
             case .chunk(let below):
                 switch freezeChunk(below, level: level + 1) {
-                case .none: continue
+                case .none:
+                    chunks[index].slots[slot] = .empty
                 case .child(let node):
-                    entries.append((slot, .child(node)))
+                    chunks[index].slots[slot] = .child(.published(node))
                     count += 1
-                case .chunk(let pending):
-                    entries.append((slot, .chunk(pending)))
-                    count += pending.count
+                    entries += 1
+                    lone = node
+                case .chunk(let frozen, let below):
+                    chunks[index].slots[slot] = .chunk(frozen)
+                    count += below
+                    entries += 1
+                    lone = nil
                 }
             }
         }
-        if entries.isEmpty { return .none }
-        if entries.count == 1, case .child(let node) = entries[0].entry { return .child(node) }
-        if level >= LiteralChildren.hashLevels {
-            // A collision list keeps its positions dense.
-            entries = entries.enumerated().map { ($0.offset, $0.element.entry) }
-        }
-        return .chunk(.built(level: level, entries: entries, count: count))
+        if entries == 0 { return .none }
+        if entries == 1, let lone { return .child(lone) }
+        return .chunk(ref, count: count)
     }
 
-    /// Writes the chunks of `pending` that are new, bottom-up.
-    private mutating func write(_ pending: PendingChunk) -> LiteralChunk {
-        switch pending {
-        case .published(let chunk, _):
+    /// Writes the frozen chunks below `ref` that are new, bottom-up (a collision list with its
+    /// positions made dense).
+    private mutating func write(_ ref: EditChunkRef, level: Int) -> LiteralChunk {
+        switch ref {
+        case .published(let chunk):
             return chunk
-        case .built(let level, let entries, _):
+        case .editing(let index):
             var slots: [(slot: Int, entry: FrozenChunkEntry)] = []
-            for (slot, entry) in entries {
+            for (slot, entry) in chunks[index].slots.enumerated() {
                 switch entry {
-                case .child(let node): slots.append((slot, .child(node)))
-                case .chunk(let below): slots.append((slot, .chunk(write(below))))
+                case .empty: continue
+                case .child(let child):
+                    guard case .published(let node) = child else { fatalError("unreachable: children are frozen") }
+                    slots.append((level >= LiteralChildren.hashLevels ? slots.count : slot, .child(node)))
+                case .chunk(let below):
+                    slots.append((slot, .chunk(write(below, level: level + 1))))
                 }
             }
             written += 1
@@ -183,17 +202,21 @@ extension TreeEditor {
         }
     }
 
-    /// Every child of `pending`; its published chunks are replaced (they go with the chunking).
-    private mutating func collect(_ pending: PendingChunk, into nodes: inout [Node]) {
-        switch pending {
-        case .published(let chunk, let level):
+    /// Every child below the frozen `ref`; its published chunks are replaced (they go with the
+    /// chunking).
+    private mutating func collect(_ ref: EditChunkRef, level: Int, into nodes: inout [Node]) {
+        switch ref {
+        case .published(let chunk):
             replaced += chunk.blocks(level: level)
             chunk.forEachChild(level: level) { nodes.append($0) }
-        case .built(_, let entries, _):
-            for (_, entry) in entries {
+        case .editing(let index):
+            for entry in chunks[index].slots {
                 switch entry {
-                case .child(let node): nodes.append(node)
-                case .chunk(let below): collect(below, into: &nodes)
+                case .empty: continue
+                case .child(let child):
+                    guard case .published(let node) = child else { fatalError("unreachable: children are frozen") }
+                    nodes.append(node)
+                case .chunk(let below): collect(below, level: level + 1, into: &nodes)
                 }
             }
         }
@@ -222,27 +245,9 @@ enum EditChunkRef {
 }
 
 /// What a chunk holds after its children froze: nothing, a lone child (for its parent to take),
-/// or a chunk to write.
+/// or a chunk (still to write when edited) and the children below it.
 private enum FrozenSlot {
     case none
     case child(Node)
-    case chunk(PendingChunk)
-}
-
-/// A chunk to write (or a published one kept as it is).
-private indirect enum PendingChunk {
-    case published(LiteralChunk, level: Int)
-    case built(level: Int, entries: [(slot: Int, entry: PendingEntry)], count: Int)
-
-    var count: Int {
-        switch self {
-        case .published(let chunk, _): return chunk.count
-        case .built(_, _, let count): return count
-        }
-    }
-}
-
-private enum PendingEntry {
-    case child(Node)
-    case chunk(PendingChunk)
+    case chunk(EditChunkRef, count: Int)
 }

@@ -27,6 +27,8 @@ struct TreeEditor {
     var replaced: [UnsafeMutableRawPointer] = []
     /// Blocks (nodes and chunks) ``freeze()`` wrote.
     var written = 0
+    /// During ``freeze()``: each edited node's block once written (`nil` inside: dropped).
+    private var frozen: [Node??] = []
 
     init(_ tables: TableRoots) {
         roots = [(nil, .published(tables.global))]
@@ -226,12 +228,15 @@ struct TreeEditor {
     /// the order of the edits.
     mutating func freeze() -> [(scheme: [UInt8]?, root: Node)] {
         var result: [(scheme: [UInt8]?, root: Node)] = []
+        frozen = [Node??](repeating: nil, count: nodes.count)
         for position in roots.indices {
             let root = roots[position].root
             let node: Node
             switch root {
             case .published(let published): node = published
-            case .editing(let index): node = freezeNode(index, isRoot: true)!
+            case .editing(let index):
+                freezeBelow(index)
+                node = freezeNode(index, isRoot: true)!
             }
             // A scheme table left empty is dropped; the global table always has a root.
             if position > 0 && node.isEmptyRoot {
@@ -246,11 +251,54 @@ struct TreeEditor {
         return result
     }
 
-    /// The frozen block of `child`, `nil` when it was left without routes.
+    /// Freezes every edited node below node `index`, children before parents, with a stack of
+    /// its own rather than recursion: a path may be thousands of segments deep (a pattern of
+    /// 8 KiB holds 4096), a node per segment.
+    private mutating func freezeBelow(_ index: Int) {
+        var stack: [(index: Int, childrenDone: Bool)] = []
+        for child in editedChildren(of: index) { stack.append((child, false)) }
+        while let (node, childrenDone) = stack.popLast() {
+            if childrenDone {
+                frozen[node] = .some(freezeNode(node, isRoot: false))
+                continue
+            }
+            stack.append((node, true))
+            for child in editedChildren(of: node) { stack.append((child, false)) }
+        }
+    }
+
+    /// The edited (not published) children of node `index`: literal ones (through its edited
+    /// chunks), the placeholder child and the edges' children.
+    private func editedChildren(of index: Int) -> [Int] {
+        var result: [Int] = []
+        func note(_ child: EditChild) { if case .editing(let child) = child { result.append(child) } }
+        func noteChunk(_ ref: EditChunkRef) {
+            guard case .editing(let chunk) = ref else { return }
+            for slot in chunks[chunk].slots {
+                switch slot {
+                case .empty: continue
+                case .child(let child): note(child)
+                case .chunk(let below): noteChunk(below)
+                }
+            }
+        }
+        switch nodes[index].literals {
+        case .list(let list): for entry in list { note(entry.child) }
+        case .chunked(let root): noteChunk(root)
+        }
+        if let parameter = nodes[index].parameter { note(parameter) }
+        for edge in nodes[index].edges { note(edge.child) }
+        return result
+    }
+
+    /// The frozen block of `child` (see ``freezeBelow(_:)``), `nil` when it was left without
+    /// routes.
     mutating func freezeChild(_ child: EditChild) -> Node? {
         switch child {
         case .published(let node): return node
-        case .editing(let index): return freezeNode(index, isRoot: false)
+        case .editing(let index):
+            guard let node = frozen[index] else { preconditionFailure("a child is frozen before its parent") }
+            return node
         }
     }
 
