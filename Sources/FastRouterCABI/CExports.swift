@@ -266,8 +266,10 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
     }
 }
 
-/// The longest method `fr_router_match_method` takes (64 KiB).
-private let maxMethodLength = HTTPMethod.maxLength
+/// The longest method `fr_router_match_method` takes (64 KiB): a literal (see
+/// ``HTTPMethod/maxLength``), folded into the check.
+@inline(__always)
+private var maxMethodLength: Int { HTTPMethod.maxLength }
 
 /// `fr_match_allow`: the `Allow` value after `FR_NOMETHOD`, into a caller's buffer.
 @_cdecl("fr_match_allow")

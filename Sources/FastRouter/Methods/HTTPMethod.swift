@@ -19,7 +19,9 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     }
 
     /// The longest method name, in bytes: 64 KiB, as the longest URL (the C ABI refuses longer ones).
-    public static let maxLength = 65536
+    /// A literal, not a stored global, so that the C boundary folds it instead of calling a lazy
+    /// global's accessor on every lookup with a method.
+    @inlinable public static var maxLength: Int { 65536 }
 
     /// A method whose name the caller has checked.
     init(unchecked rawValue: String) { self.rawValue = rawValue }

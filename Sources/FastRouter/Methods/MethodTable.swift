@@ -105,10 +105,12 @@ final class MethodTable: @unchecked Sendable {
             let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
             return low | high &<< UInt64(truncatingIfNeeded: (count &- 4) &* 8)
         }
-        var word = UInt64(base[0])
-        if count > 1 { word |= UInt64(base[1]) &<< 8 }
-        if count > 2 { word |= UInt64(base[2]) &<< 16 }
-        return word
+        if count == 1 { return UInt64(base[0]) }
+        // Two or three bytes ("GET", "PUT"): two overlapping two-byte loads; the byte they share
+        // is or-ed with itself.
+        let low = UInt64(UInt16(littleEndian: raw.loadUnaligned(as: UInt16.self)))
+        let high = UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)))
+        return low | high &<< UInt64(truncatingIfNeeded: (count &- 2) &* 8)
     }
 
     /// `"HEAD"` as a ``word(_:)``: how a lookup tells a HEAD request without a table lookup.
