@@ -36,7 +36,7 @@ extension ScratchState {
         guard let base, length > 0, length <= 2 &* MatchScratch.maxSegments, base[0] == 0x2F,
               isPlainPath(base, length) else { return -1 }
         // One trailing '/' is not a segment ("//" is not plain).
-        return length > 1 && base[length &- 1] == 0x2F ? length &- 1 : length
+        return base[length &- 1] == 0x2F ? length &- 1 : length
     }
 
     /// Forgets the scheme, host, fragment and query of the last URL (see ``urlExtras``).
@@ -76,23 +76,30 @@ extension ScratchState {
             let (rare, slash) = plainClasses(raw.loadUnaligned(fromByteOffset: length &- 16, as: SIMD16<UInt8>.self))
             return rare == 0 && slash & (slash &<< 1 | (length &- index == 16 ? carry : 0)) == 0
         }
-        var low: UInt64, high: UInt64
+        // A shorter path: its bytes in two words, some of them twice where the words overlap.
+        // Repeated bytes change nothing about rare bytes, but lanes side by side across the
+        // overlap are not side by side in the path: that pair (lanes 7 and 8, or 3 and 4) is not
+        // a "//", and every pair the path has is inside one half.
+        var low: UInt64, high: UInt64, seam: UInt32
         if length >= 8 {
             low = raw.loadUnaligned(as: UInt64.self)
             high = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            seam = 1 &<< 8
         } else if length >= 4 {
             low = UInt64(raw.loadUnaligned(as: UInt32.self))
                 | UInt64(raw.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)) &<< 32
             high = 0x4141_4141_4141_4141
+            seam = 1 &<< 4
         } else {
-            // One to three bytes: each of them, then letters.
-            low = UInt64(base[0]) | UInt64(base[length &>> 1]) &<< 8 | UInt64(base[length &- 1]) &<< 16
-                | 0x4141_4141_4100_0000
+            // One to three bytes, then letters.
+            low = 0x4141_4141_4141_4100 | UInt64(base[0])
+            if length > 1 { low = low & ~0xFF00 | UInt64(base[1]) &<< 8 }
+            if length > 2 { low = low & ~0xFF_0000 | UInt64(base[2]) &<< 16 }
             high = 0x4141_4141_4141_4141
+            seam = 0
         }
-        // Overlapping words may put two '/' side by side that are not: then the full scan decides.
         let (rare, slash) = plainClasses(unsafeBitCast(SIMD2<UInt64>(low, high), to: SIMD16<UInt8>.self))
-        return rare == 0 && slash & (slash &<< 1) == 0
+        return rare == 0 && slash & (slash &<< 1) & ~seam == 0
     }
 
     /// Bit i set where byte i of `block` is below `&` or non-ASCII (one signed compare), or `?`;

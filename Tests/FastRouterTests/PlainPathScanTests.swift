@@ -1,0 +1,67 @@
+@testable import FastRouter
+import Testing
+
+/// The plain-path scan (docs/SEMANTICS.md §3.2, §3.4): which paths it walks where they are, where
+/// their walk ends, and that the paths it leaves to the full scan get the same answers there.
+@Suite struct PlainPathScanTests {
+    /// Where ``ScratchState/scanPlainPath(_:_:)`` ends the walk of `path`, -1 when it is not plain.
+    static func plainEnd(_ path: String) -> Int {
+        var path = path
+        return path.withUTF8 { ScratchState.scanPlainPath($0.baseAddress, $0.count) }
+    }
+
+    @Test(arguments: [
+        ("/", 0), ("/a", 2), ("/a/", 2), ("/ab", 3), ("/abc/", 4), ("/abcdef/", 7), ("/abcdefghijklmn/", 15),
+        ("/abcdefghijklmno/", 16), ("/a/b/c/d/e/f/g/h/i/j/k/", 22), ("/users/42", 9), ("/a.b-c_d~e:f@g=h+i,j;k'l(m)n*o", 30),
+    ])
+    func plainPathsEndBeforeOneTrailingSlash(path: String, end: Int) {
+        #expect(Self.plainEnd(path) == end)
+    }
+
+    @Test(arguments: [
+        "", "a", "//", "//a", "/a//", "/a//b", "/abcdef//", "/abcdefghijklm//", "/abcdefghijklmnopqrstu//v",
+        "/a?b", "/a#b", "/a%41", "/a b", "/a!b", "/a$b", "/a\"b", "/é", "/a\u{0}b", "/" + String(repeating: "a", count: 2048),
+    ])
+    func everythingElseGoesToTheFullScan(path: String) {
+        #expect(Self.plainEnd(path) == -1)
+    }
+
+    /// A "/" in each of the two overlapping words of a short path is no "//" unless the bytes
+    /// are side by side in the path.
+    @Test func slashesAcrossTheOverlapAreNotAPair() {
+        for length in 2...15 {
+            for first in 0..<length {
+                for second in (first + 1)..<length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[0] = UInt8(ascii: "/")
+                    bytes[first] = UInt8(ascii: "/")
+                    bytes[second] = UInt8(ascii: "/")
+                    let path = String(decoding: bytes, as: UTF8.self)
+                    let hasPair = zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: "/") }
+                    let end = Self.plainEnd(path)
+                    #expect((end == -1) == hasPair, "\(path)")
+                    if !hasPair { #expect(end == (bytes.last == UInt8(ascii: "/") ? length - 1 : length), "\(path)") }
+                }
+            }
+        }
+    }
+
+    /// Plain or not, a URL reaches the same route with the same parameters.
+    @Test func plainAndFullScansAgree() throws {
+        let router = Router<Int>()
+        try router.add("/", value: 0)
+        try router.add("/a", value: 1)
+        try router.add("/a/:x", value: 2)
+        try router.add("/files/*rest", value: 3)
+        let cases: [(String, Int?, [String])] = [
+            ("/", 0, []), ("/a", 1, []), ("/a/", 1, []), ("/a/b", 2, ["b"]), ("/a/b/", 2, ["b"]),
+            ("/a//b", 2, ["b"]), ("//a", 1, []), ("/a?q=1", 1, ["1"]), ("/a/%62", 2, ["b"]), ("/a/b!", 2, ["b!"]),
+            ("/files/", 3, [""]), ("/files/x/y/", 3, ["x/y"]), ("/b", nil, []),
+        ]
+        for (url, value, parameters) in cases {
+            let match = try router.match(url)
+            #expect(match?.value == value, "\(url)")
+            #expect(match.map { $0.parameters.map(\.value) } ?? [] == parameters, "\(url)")
+        }
+    }
+}
