@@ -172,7 +172,7 @@ struct Walker {
                     next = literal
                 } else if literal == nil && flags & Node.onlyParameterFlag != 0 {
                     // Only the placeholder may take the segment.
-                    let child = node.parameterChild
+                    let child = node.onlyParameterChild
                     guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0) else { return }
                     push(Capture(start: Int32(truncatingIfNeeded: position &+ 1),
                                  length: Int32(truncatingIfNeeded: segment.end &- position &- 1)))

@@ -73,6 +73,10 @@ struct Node: BitwiseCopyable {
     @inline(__always) var parameterChild: Node {
         Node(base.load(fromByteOffset: edgeOffset &- 8, as: UnsafeMutableRawPointer.self))
     }
+    /// ``parameterChild`` of a node with no edge (``onlyParameter``): right before the terminals.
+    @inline(__always) var onlyParameterChild: Node {
+        Node(base.load(fromByteOffset: terminalOffset &- 8, as: UnsafeMutableRawPointer.self))
+    }
     @inline(__always) func edge(at index: Int) -> Edge { (base + (edgeOffset &+ Self.edgeSize &* index)).load(as: Edge.self) }
     /// Terminal `index`; the wildcards follow the terminals (index `terminalCount + i`).
     @inline(__always) func terminal(at index: Int) -> Terminal {

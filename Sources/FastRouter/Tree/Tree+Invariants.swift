@@ -103,6 +103,10 @@ enum TreeInvariants {
         precondition(node.hasDynamic == dynamic, "invariant: the dynamic flag")
         precondition(node.onlyParameter == (node.hasParameter && node.edgeCount == 0 && node.wildcardCount == 0),
                      "invariant: the only-parameter flag")
+        if node.onlyParameter {
+            precondition(node.onlyParameterChild.base == node.parameterChild.base,
+                         "invariant: an only-parameter node's child lies right before its terminals")
+        }
     }
 
     /// Checks how `node` finds its literal children (index or chunks, see ``LiteralChildren``)

@@ -256,39 +256,39 @@ struct TreeEditor {
     /// 8 KiB holds 4096), a node per segment.
     private mutating func freezeBelow(_ index: Int) {
         var stack: [(index: Int, childrenDone: Bool)] = []
-        for child in editedChildren(of: index) { stack.append((child, false)) }
+        pushEditedChildren(of: index, onto: &stack)
         while let (node, childrenDone) = stack.popLast() {
             if childrenDone {
                 frozen[node] = .some(freezeNode(node, isRoot: false))
                 continue
             }
             stack.append((node, true))
-            for child in editedChildren(of: node) { stack.append((child, false)) }
+            pushEditedChildren(of: node, onto: &stack)
         }
     }
 
-    /// The edited (not published) children of node `index`: literal ones (through its edited
-    /// chunks), the placeholder child and the edges' children.
-    private func editedChildren(of index: Int) -> [Int] {
-        var result: [Int] = []
-        func note(_ child: EditChild) { if case .editing(let child) = child { result.append(child) } }
-        func noteChunk(_ ref: EditChunkRef) {
+    /// Pushes the edited (not published) children of node `index`: literal ones (through its
+    /// edited chunks), the placeholder child and the edges' children.
+    private func pushEditedChildren(of index: Int, onto stack: inout [(index: Int, childrenDone: Bool)]) {
+        func note(_ child: EditChild, _ stack: inout [(index: Int, childrenDone: Bool)]) {
+            if case .editing(let child) = child { stack.append((child, false)) }
+        }
+        func noteChunk(_ ref: EditChunkRef, _ stack: inout [(index: Int, childrenDone: Bool)]) {
             guard case .editing(let chunk) = ref else { return }
             for slot in chunks[chunk].slots {
                 switch slot {
                 case .empty: continue
-                case .child(let child): note(child)
-                case .chunk(let below): noteChunk(below)
+                case .child(let child): note(child, &stack)
+                case .chunk(let below): noteChunk(below, &stack)
                 }
             }
         }
         switch nodes[index].literals {
-        case .list(let list): for entry in list { note(entry.child) }
-        case .chunked(let root): noteChunk(root)
+        case .list(let list): for entry in list { note(entry.child, &stack) }
+        case .chunked(let root): noteChunk(root, &stack)
         }
-        if let parameter = nodes[index].parameter { note(parameter) }
-        for edge in nodes[index].edges { note(edge.child) }
-        return result
+        if let parameter = nodes[index].parameter { note(parameter, &stack) }
+        for edge in nodes[index].edges { note(edge.child, &stack) }
     }
 
     /// The frozen block of `child` (see ``freezeBelow(_:)``), `nil` when it was left without
