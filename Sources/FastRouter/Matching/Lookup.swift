@@ -93,7 +93,8 @@ extension RouterCore {
             noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
             return .methodNotAllowed
         }
-        guard let best = walk.pointee.best else {
+        // Copied out of its node while the reader is still inside the lookup (see ``WalkState/best``).
+        guard let best = walk.pointee.best?.pointee else {
             scratch.slot.exit(holding: false)
             countLimitHits(walk)
             return .noMatch

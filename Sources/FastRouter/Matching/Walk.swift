@@ -36,7 +36,12 @@ struct WalkState {
     var captureCount = 0
     var captureCapacity: Int
     /// The best candidate found, valid when `found`; its captures are in `bestCaptures`.
-    var best: Terminal?
+    ///
+    /// Where it lies in its node, not a copy: a walk passes over candidates that lose far more
+    /// often than it keeps one. Valid only while the reader is inside the lookup that found it
+    /// (the published node it points into may be freed after), so the lookup copies it out
+    /// before it leaves its slot.
+    var best: UnsafePointer<Terminal>?
     var bestCaptures: UnsafeMutablePointer<Capture>
     /// Bumped whenever `best` changes: a branch tells whether its subtree produced the best.
     var version = 0
@@ -244,8 +249,8 @@ struct Walker {
                                length: Int32(truncatingIfNeeded: input.end &- start))
             let first = node.terminalCount
             for index in first..<(first &+ wildcards) {
-                let terminal = node.terminal(at: index)
-                guard shouldVisit(terminal.key, rank: SegmentRank.wildcard.rawValue, bestRank: bestRank) else { continue }
+                let terminal = node.terminalAddress(at: index)
+                guard shouldVisit(terminal.pointee.key, rank: SegmentRank.wildcard.rawValue, bestRank: bestRank) else { continue }
                 let before = state.pointee.version
                 consider(terminal, extra: rest)
                 // A later wildcard of the same key may still come first (a HEAD request prefers
@@ -276,11 +281,11 @@ struct Walker {
     @inline(__always)
     private func atEnd(_ node: Node) {
         let terminals = node.terminalCount
-        for index in 0..<terminals { consider(node.terminal(at: index), extra: nil) }
+        for index in 0..<terminals { consider(node.terminalAddress(at: index), extra: nil) }
         let wildcards = node.wildcardCount
         if wildcards != 0 {
             let empty = Capture(start: Int32(truncatingIfNeeded: input.end), length: 0)
-            for index in terminals..<(terminals &+ wildcards) { consider(node.terminal(at: index), extra: empty) }
+            for index in terminals..<(terminals &+ wildcards) { consider(node.terminalAddress(at: index), extra: empty) }
         }
     }
 
@@ -289,7 +294,7 @@ struct Walker {
     @inline(__always)
     private func shouldVisit(_ maxKey: Int64, rank: UInt8, bestRank: UInt8) -> Bool {
         guard let best = state.pointee.best, !state.pointee.collecting else { return true }
-        let bestKey = best.key
+        let bestKey = best.pointee.key
         if maxKey > bestKey || (maxKey == bestKey && rank >= bestRank) { return true }
         state.pointee.skipped = true
         return false
@@ -297,8 +302,8 @@ struct Walker {
 
     /// A candidate reached: kept when it beats the best so far (or collected).
     @inline(__always)
-    private func consider(_ terminal: Terminal, extra: Capture?) {
-        let shape = terminal.shape
+    private func consider(_ terminal: UnsafePointer<Terminal>, extra: Capture?) {
+        let shape = terminal.pointee.shape
         if shape.pointee.hostRank != 0 && !hostMatches(shape) { return }
         let state = self.state
         // The method last: a route that matches all but the method names what a 405 allows.
@@ -315,11 +320,11 @@ struct Walker {
                 out.update(from: state.pointee.captures, count: count)
             }
             if let extra { state.pointee.collectedCaptures.append(extra) }
-            state.pointee.collected.append(CollectedCandidate(terminal: terminal, table: table, captureStart: start))
+            state.pointee.collected.append(CollectedCandidate(terminal: terminal.pointee, table: table, captureStart: start))
             return
         }
         if let best = state.pointee.best {
-            guard Self.precedes(terminal, best, head: state.pointee.headPreference) else {
+            guard Self.precedes(terminal.pointee, best.pointee, head: state.pointee.headPreference) else {
                 state.pointee.skipped = true
                 return
             }

@@ -82,6 +82,11 @@ struct Node: BitwiseCopyable {
     @inline(__always) func terminal(at index: Int) -> Terminal {
         (base + (terminalOffset &+ Self.terminalSize &* index)).load(as: Terminal.self)
     }
+    /// Where terminal `index` lies in the block: valid as long as the block (while the reader
+    /// that loaded it is inside its lookup).
+    @inline(__always) func terminalAddress(at index: Int) -> UnsafePointer<Terminal> {
+        UnsafePointer((base + (terminalOffset &+ Self.terminalSize &* index)).assumingMemoryBound(to: Terminal.self))
+    }
 
     // MARK: Making and freeing
 
