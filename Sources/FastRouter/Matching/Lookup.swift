@@ -79,7 +79,8 @@ extension RouterCore {
             }
             walk.pointee.methodBit = bit
             walk.pointee.headPreference = nil
-            if word == MethodTable.headWord && method.count == 4 && options.headFallback { preferHead(bit, walk) }
+            // The word of a longer name never equals HEAD's: a token holds no NUL to pad with.
+            if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
         } else {
             walk.pointee.methodBit = .max
             walk.pointee.headPreference = nil

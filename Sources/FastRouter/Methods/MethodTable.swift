@@ -4,9 +4,10 @@ import Synchronization
 /// ``MethodSet`` is a bit per number (docs/SEMANTICS.md §3.7). At most ``capacity`` names.
 ///
 /// Names are only ever appended, by the writer under the router's lock, and each is written
-/// before the count that makes it visible is stored (release) and before any route using it is
-/// published; a reader that loaded the tables loads the count after them (acquire), so it knows
-/// every name the tables it walks use. Lookups read the table without locks.
+/// before the index block that finds it and the count are published (release) and before any
+/// route using it is; a reader that loaded the tables loads the index after them (acquire), so
+/// it finds every name the tables it walks use (and perhaps newer ones, which no route of those
+/// tables has). Lookups read the table without locks.
 final class MethodTable: @unchecked Sendable {
     /// Most distinct method names a router accepts: one bit each in a 64-bit set (docs/SEMANTICS.md §3.7).
     static let capacity = 64
@@ -62,8 +63,9 @@ final class MethodTable: @unchecked Sendable {
     /// mostly, one slot and one word compared.
     @inline(__always)
     func bit(of bytes: UnsafeBufferPointer<UInt8>, word: UInt64) -> UInt64 {
-        // The count first: the index published with it holds every name it counts.
-        let count = published.load(ordering: .acquiring)
+        // A name is written before the index block that holds it is published (release), so
+        // whatever this block holds is readable. A name newer than the tables this reader loaded
+        // may be found: no route of those tables has its bit, so it answers as an unknown name.
         let slots = UnsafePointer<UInt8>(bitPattern: index.load(ordering: .acquiring)).unsafelyUnwrapped
         let length = bytes.count
         var slot = Self.slot(of: word)
@@ -71,8 +73,7 @@ final class MethodTable: @unchecked Sendable {
             let entry = Int(slots[slot])
             if entry == 0 { return 0 }
             let number = entry &- 1
-            // A name numbered past `count` is newer than the tables this reader loaded: skipped.
-            if number < count && words[number] == word && lengths[number] == length
+            if words[number] == word && lengths[number] == length
                 && (length <= 8 || memcmp(self.bytes[number] + 8, bytes.baseAddress! + 8, length &- 8) == 0) {
                 return 1 &<< UInt64(truncatingIfNeeded: number)
             }
