@@ -117,15 +117,8 @@ extension ScratchState {
     @inline(never)
     mutating func scanFullURL(_ url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
                               foldAll: Bool) -> WalkInput? {
-        host = nil
-        hostLength = 0
-        scheme = nil
-        schemeLength = 0
-        fragment = nil
-        fragmentLength = 0
-        queryPairs.removeAll()
-        slowPath = false
-        // Conservative: the next plain URL clears these once.
+        clearURLExtras()
+        // Conservative: whatever this URL sets, the next plain URL clears once.
         urlExtras = true
         let length = url.count
         guard length <= MatchScratch.maxURLLength else { return nil }
