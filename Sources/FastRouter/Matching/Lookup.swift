@@ -5,8 +5,8 @@
 /// Every stage pays only for what the URL and the tables use: a lookup resets the few words of
 /// its result, and clears what an earlier lookup left for declines or a 405 only when one did
 /// (``ScratchState/leftovers``); the query, the host, the method and declines cost nothing when
-/// the URL has none. `scanURL` and `walkTables` are functions of their own so that `make perf`
-/// can count each stage.
+/// the URL has none. The scan (`ScratchState.scanPlainPath`, or `scanFullURL` for any other URL)
+/// and `walkTables` are functions of their own so that `make perf` can count each stage.
 extension RouterCore {
     /// Finds the best candidate for `url` and makes it current in `scratch`.
     /// Returns `.found`, `.noMatch` or `.invalidURL`.
