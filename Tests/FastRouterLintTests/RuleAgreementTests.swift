@@ -59,12 +59,7 @@ import Testing
     @Test func lintAndLookupAgreeOnRandomTables() throws {
         let shapes = ["a", "b", ":p", "{p:int}", "{p:alpha}", "{p}.{q}", "{p:[a-b.]+}", "*w", "(/a)", "(/:p)"]
         let pool = ["a", "b", "1", "22", "x.y", "a.b", "ab1", "-3", "ab"]
-        var urls: [String] = ["/"]
-        var level = [""]
-        for _ in 0..<3 {
-            level = level.flatMap { prefix in pool.map { prefix + "/" + $0 } }
-            urls += level
-        }
+        let urls = Self.paths(of: pool, upTo: 3)
         var compared = 0
         for seed in 0..<40 {
             var random = SplitMix64(UInt64(seed) &+ 101)
@@ -98,12 +93,7 @@ import Testing
         let shapes = ["a", ":p", "{p:int}", "{p:alpha}", "{p:hex}", "*w"]
         let methodSets: [[HTTPMethod]] = [[.get], [.head], [.get, .head], [], [.post], [.head, .post]]
         let pool = ["a", "1", "ab", "f0"]
-        var urls: [String] = ["/"]
-        var level = [""]
-        for _ in 0..<2 {
-            level = level.flatMap { prefix in pool.map { prefix + "/" + $0 } }
-            urls += level
-        }
+        let urls = Self.paths(of: pool, upTo: 2)
         var decidedByHead = 0
         for seed in 0..<60 {
             for headFallback in [true, false] {
@@ -142,6 +132,17 @@ import Testing
     /// The expansions matching `url` by the linter's reading of the routes (host rule, then each
     /// segment as the matcher compares it), in the order of their precedence keys: the URL's
     /// scheme table first, then the global table.
+    /// `/` and every path of one to `depth` segments taken from `pool`.
+    private static func paths(of pool: [String], upTo depth: Int) -> [String] {
+        var urls = ["/"]
+        var level = [""]
+        for _ in 0..<depth {
+            level = level.flatMap { prefix in pool.map { prefix + "/" + $0 } }
+            urls += level
+        }
+        return urls
+    }
+
     private func lintOrder(_ analysis: RouteAnalysis, _ url: String, head: HeadRequest = .none) -> [RouteAnalysis.Expansion] {
         var scheme: String?
         var host: String?

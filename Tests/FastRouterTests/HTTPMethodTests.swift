@@ -228,7 +228,8 @@ import Testing
         for index in 0..<64 {
             try router.add("/m/\(index)", methods: [method("M\(index)")], value: UInt64(index))
         }
-        for index in [0, 31, 63] {
+        // Every name, so that names sharing a slot of the router's method index are all found.
+        for index in 0..<64 {
             #expect(try id(router, method("M\(index)"), "/m/\(index)") == UInt64(index))
             #expect(try allow(router, .get, "/m/\(index)") == "M\(index)")
         }
