@@ -7,7 +7,7 @@ import Testing
     /// Where ``ScratchState/scanPlainPath(_:_:)`` ends the walk of `path`, -1 when it is not plain.
     static func plainEnd(_ path: String) -> Int {
         var path = path
-        return path.withUTF8 { ScratchState.scanPlainPath($0.baseAddress, $0.count) }
+        return path.withUTF8 { ScratchState.scanPlainPath($0.baseAddress, $0.count).end }
     }
 
     @Test(arguments: [
@@ -41,6 +41,47 @@ import Testing
                     let end = Self.plainEnd(path)
                     #expect((end == -1) == hasPair, "\(path)")
                     if !hasPair { #expect(end == (bytes.last == UInt8(ascii: "/") ? length - 1 : length), "\(path)") }
+                }
+            }
+        }
+    }
+
+    /// The scan's `/` mask has bit i exactly where byte i of the path's first 64 bytes is `/`,
+    /// for every length up to 80 and `/`s anywhere (not side by side).
+    @Test func slashMaskMarksEverySlashOfTheFirst64Bytes() {
+        var random = DifferentialScenario.SplitMix64(seed: 7)
+        for length in 1...80 {
+            for _ in 0..<40 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "b"), count: length)
+                bytes[0] = UInt8(ascii: "/")
+                for index in 1..<max(length, 1) where random.next() % 4 == 0 && bytes[index - 1] != UInt8(ascii: "/") {
+                    bytes[index] = UInt8(ascii: "/")
+                }
+                let scanned = bytes.withUnsafeBufferPointer { ScratchState.scanPlainPath($0.baseAddress, $0.count) }
+                var expected: UInt64 = 0
+                for (index, byte) in bytes.prefix(64).enumerated() where byte == UInt8(ascii: "/") {
+                    expected |= 1 << UInt64(index)
+                }
+                #expect(scanned.end == (bytes.last == UInt8(ascii: "/") ? length - 1 : length))
+                #expect(scanned.slashes == expected, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// A segment whose end is known hashes as the search for its end does, wherever it lies and
+    /// however much of the buffer may be read past it.
+    @Test func knownEndHashesAsTheSearch() {
+        let text = Array("/abcdefghijklmnopqrstuvwxyz/0123456789/x/12345678/".utf8)
+        text.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for start in 0..<text.count {
+                for end in start...text.count where !text[start..<end].contains(UInt8(ascii: "/")) {
+                    for readable in [end, text.count] {
+                        let known = SegmentHash.hash(base, from: start, end: end, readable: readable)
+                        let searched = SegmentHash.scan(base, from: start, end: end, readable: readable)
+                        #expect(known.end == end && searched.end == end)
+                        #expect(known.hash == searched.hash && known.tail == searched.tail, "\(start)..<\(end)")
+                    }
                 }
             }
         }

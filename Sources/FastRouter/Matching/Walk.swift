@@ -19,6 +19,27 @@ struct WalkInput {
     /// The URL's host for web schemes (compared case-insensitively), `nil` when it has none.
     var host: UnsafePointer<UInt8>?
     var hostLength: Int
+    /// Where the path's bytes below ``slashLimit`` (at most 64) are `/`, bit i for byte i: the
+    /// scan found them (``ScratchState/scanPlainPath(_:_:)``), so a segment's end is one bit
+    /// search. A slow-path URL has none (limit 0): its segments' ends are searched for.
+    var slashes: UInt64
+    var slashLimit: Int
+
+    /// The segment after the `/` at `position`: where it ends, its hash and last partial word.
+    /// From ``slashes`` when they cover it, else by the loop that searches words for the `/`.
+    @inline(__always)
+    func segment(after position: Int) -> ScannedSegment {
+        let start = position &+ 1
+        if start < slashLimit {
+            // The only `/` at or past `end` is the dropped trailing one, at `end`.
+            let ahead = slashes &>> UInt64(truncatingIfNeeded: start)
+            if ahead != 0 {
+                return SegmentHash.hash(bytes, from: start, end: start &+ ahead.trailingZeroBitCount, readable: readable)
+            }
+            if end <= slashLimit { return SegmentHash.hash(bytes, from: start, end: end, readable: readable) }
+        }
+        return SegmentHash.scan(bytes, from: start, end: end, readable: readable)
+    }
 }
 
 /// Where a parameter's value lies in ``WalkInput/values``.
@@ -166,7 +187,7 @@ struct Walker {
             }
             let flags = node.flags
             if flags & Node.leafFlag != 0 { return }
-            let segment = SegmentHash.scan(input.bytes, from: position &+ 1, end: input.end, readable: input.readable)
+            let segment = input.segment(after: position)
             let next: Node?
             if Mode.folds && position < input.foldLimit {
                 next = visitBranches(node, position, segment, literal: nil, folded: true, mode)

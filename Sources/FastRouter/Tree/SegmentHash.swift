@@ -61,6 +61,32 @@ enum SegmentHash {
         return finish(hash, word, stops, at: index)
     }
 
+    /// What ``scan(_:from:end:readable:)`` gives for the segment `[start, end)` whose end is
+    /// already known (it holds no `/`): its whole words, then its last 0 to 7 bytes, loaded as
+    /// one word and masked.
+    @inline(__always)
+    static func hash(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> ScannedSegment {
+        var hash: UInt64 = 0
+        var index = start
+        while end &- index >= 8 {
+            hash = mix(hash, UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            index &+= 8
+        }
+        let left = end &- index
+        let word: UInt64
+        if readable &- index >= 8 {
+            word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+        } else if end >= 8 {
+            // With no byte left the shift is 64, taken as 0: the mask below clears it all.
+            word = UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
+                &>> UInt64(truncatingIfNeeded: (8 &- left) &* 8)
+        } else {
+            word = partialWord(bytes, at: index, end: end)
+        }
+        let tail = word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: left &* 8))
+        return ScannedSegment(end: end, hash: finish(hash, tail: tail), tail: tail)
+    }
+
     /// The segment ends in `word` (loaded at `index`) at the first byte `stops` marks.
     @inline(__always)
     private static func finish(_ hash: UInt64, _ word: UInt64, _ stops: UInt64, at index: Int) -> ScannedSegment {

@@ -18,25 +18,27 @@ extension ScratchState {
     @inline(__always)
     mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
                           foldAll: Bool) -> WalkInput? {
-        // The plain path's check returns one word, so the input is built here, in registers.
-        let end = Self.scanPlainPath(url.baseAddress, url.count)
+        // The plain path's check returns two words, so the input is built here, in registers.
+        let (end, slashes) = Self.scanPlainPath(url.baseAddress, url.count)
         guard end >= 0, let base = url.baseAddress else {
             return scanFullURL(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
         }
         if urlExtras { clearURLExtras() }
         return WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
-                         foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0)
+                         foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0,
+                         slashes: slashes, slashLimit: Swift.min(url.count, 64))
     }
 
     /// Where the walk of a plain path ends (one trailing `/` dropped), or -1 when `url` is not
-    /// one: it starts with `/` and passes ``isPlainPath(_:_:)`` within 2048 bytes (so it cannot
-    /// have more segments than allowed).
+    /// one: it starts with `/` and passes ``plainPathSlashes(_:_:)`` within 2048 bytes (so it
+    /// cannot have more segments than allowed). With it, where the path's first 64 bytes hold a
+    /// `/` (bit i for byte i): the walk finds its segments' ends there (``WalkInput/slashes``).
     @inline(never)
-    static func scanPlainPath(_ base: UnsafePointer<UInt8>?, _ length: Int) -> Int {
+    static func scanPlainPath(_ base: UnsafePointer<UInt8>?, _ length: Int) -> (end: Int, slashes: UInt64) {
         guard let base, length > 0, length <= 2 &* MatchScratch.maxSegments, base[0] == 0x2F,
-              isPlainPath(base, length) else { return -1 }
+              let slashes = plainPathSlashes(base, length) else { return (-1, 0) }
         // One trailing '/' is not a segment ("//" is not plain).
-        return base[length &- 1] == 0x2F ? length &- 1 : length
+        return (base[length &- 1] == 0x2F ? length &- 1 : length, slashes)
     }
 
     /// Forgets the scheme, host, fragment and query of the last URL (see ``urlExtras``).
@@ -53,43 +55,54 @@ extension ScratchState {
         slowPath = false
     }
 
-    /// True when the `length` bytes at `base` (a path of at most 2048 bytes) hold no byte below
-    /// `&` (NUL, space, `!`, `"`, `#`, `$`, `%`, controls), no `?`, no non-ASCII byte and no
-    /// `//`: a path that is already canonical. `false` sends the URL to the full scan, which
-    /// tells the rare bytes that are fine (`!`, `$`, space) from the rest.
+    /// Where the `length` bytes at `base` (a path of at most 2048 bytes) hold a `/`, bit i for
+    /// byte i of the first 64, when they hold no byte below `&` (NUL, space, `!`, `"`, `#`, `$`,
+    /// `%`, controls), no `?`, no non-ASCII byte and no `//`: a path that is already canonical.
+    /// `nil` sends the URL to the full scan, which tells the rare bytes that are fine (`!`, `$`,
+    /// space) from the rest.
     /// Sixteen bytes at a time; the last block is the one ending at the path's end, and a
     /// shorter path is read as two overlapping words, so no load leaves the caller's buffer.
     @inline(__always)
-    static func isPlainPath(_ base: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    static func plainPathSlashes(_ base: UnsafePointer<UInt8>, _ length: Int) -> UInt64? {
         let raw = UnsafeRawPointer(base)
         if length >= 16 {
             var index = 0
             var carry: UInt32 = 0
+            var slashes: UInt64 = 0
             while length &- index > 16 {
                 let (rare, slash) = plainClasses(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self))
-                if rare != 0 || slash & (slash &<< 1 | carry) != 0 { return false }
+                if rare != 0 || slash & (slash &<< 1 | carry) != 0 { return nil }
+                if index < 64 { slashes |= UInt64(slash) &<< UInt64(truncatingIfNeeded: index) }
                 carry = slash &>> 15
                 index &+= 16
             }
             // The block ending at the path's end overlaps bytes already checked, which hold no
             // rare byte and no "//": whatever it finds is new, or a "//" across the boundary.
-            let (rare, slash) = plainClasses(raw.loadUnaligned(fromByteOffset: length &- 16, as: SIMD16<UInt8>.self))
-            return rare == 0 && slash & (slash &<< 1 | (length &- index == 16 ? carry : 0)) == 0
+            let last = length &- 16
+            let (rare, slash) = plainClasses(raw.loadUnaligned(fromByteOffset: last, as: SIMD16<UInt8>.self))
+            guard rare == 0 && slash & (slash &<< 1 | (length &- index == 16 ? carry : 0)) == 0 else { return nil }
+            // Bits past 64 fall off: the mask covers the first 64 bytes.
+            if last < 64 { slashes |= UInt64(slash) &<< UInt64(truncatingIfNeeded: last) }
+            return slashes
         }
         // A shorter path: its bytes in two words, some of them twice where the words overlap.
         // Repeated bytes change nothing about rare bytes, but lanes side by side across the
         // overlap are not side by side in the path: that pair (lanes 7 and 8, or 3 and 4) is not
         // a "//", and every pair the path has is inside one half.
-        var low: UInt64, high: UInt64, seam: UInt32
+        var low: UInt64, high: UInt64, seam: UInt32, half: UInt32, shift: Int
         if length >= 8 {
             low = raw.loadUnaligned(as: UInt64.self)
             high = raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
             seam = 1 &<< 8
+            half = 8
+            shift = length &- 8
         } else if length >= 4 {
             low = UInt64(raw.loadUnaligned(as: UInt32.self))
                 | UInt64(raw.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)) &<< 32
             high = 0x4141_4141_4141_4141
             seam = 1 &<< 4
+            half = 4
+            shift = length &- 4
         } else {
             // One to three bytes, then letters.
             low = 0x4141_4141_4141_4100 | UInt64(base[0])
@@ -97,9 +110,14 @@ extension ScratchState {
             if length > 2 { low = low & ~0xFF_0000 | UInt64(base[2]) &<< 16 }
             high = 0x4141_4141_4141_4141
             seam = 0
+            half = 8
+            shift = 0
         }
         let (rare, slash) = plainClasses(unsafeBitCast(SIMD2<UInt64>(low, high), to: SIMD16<UInt8>.self))
-        return rare == 0 && slash & (slash &<< 1) & ~seam == 0
+        guard rare == 0 && slash & (slash &<< 1) & ~seam == 0 else { return nil }
+        // The first half's lanes are the path's first bytes; the second half's end at its end.
+        let first = slash & (1 &<< half &- 1)
+        return UInt64(first) | UInt64(slash &>> half) &<< UInt64(truncatingIfNeeded: shift)
     }
 
     /// Bit i set where byte i of `block` is below `&` or non-ASCII (one signed compare), or `?`;
@@ -125,7 +143,7 @@ extension ScratchState {
         reserveBytes(length)
         guard length > 0, let base = url.baseAddress else {
             return WalkInput(bytes: UnsafePointer(joined), values: UnsafePointer(joined), start: 0, end: 0, readable: 0,
-                             foldLimit: 0, host: nil, hostLength: 0)
+                             foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashLimit: 0)
         }
         var position = 0
         var foldLimit = foldAll ? Int.max : 0
@@ -178,7 +196,7 @@ extension ScratchState {
         // One trailing '/' is not a segment ("//" went to the slow path).
         let end = pathEnd > position && base[pathEnd &- 1] == 0x2F ? pathEnd &- 1 : pathEnd
         return WalkInput(bytes: base, values: base, start: position, end: end, readable: length, foldLimit: foldLimit,
-                         host: host, hostLength: hostLength)
+                         host: host, hostLength: hostLength, slashes: 0, slashLimit: 0)
     }
 
     /// Where the path starting at `start` ends (its first `?` or `#`, or the URL's end), or
@@ -308,7 +326,8 @@ extension ScratchState {
             foldLimit = 1 + segmentLengths[0]
         }
         return WalkInput(bytes: UnsafePointer(joined), values: UnsafePointer(values), start: 0, end: used,
-                         readable: byteCapacity + Self.padding, foldLimit: foldLimit, host: host, hostLength: hostLength)
+                         readable: byteCapacity + Self.padding, foldLimit: foldLimit, host: host, hostLength: hostLength,
+                         slashes: 0, slashLimit: 0)
     }
 }
 
