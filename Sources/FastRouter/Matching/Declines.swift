@@ -44,12 +44,13 @@ extension RouterCore {
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
         walk.pointee.collecting = true
+        walk.pointee.input = input
         let scheme = state.pointee.scheme
         if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
-            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+            Walker(state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
         }
         if scheme == nil || options.globalFallback {
-            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+            Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
         }
         Self.sortCollected(walk)
     }

@@ -6,7 +6,7 @@
 /// its result, and clears what an earlier lookup left for declines or a 405 only when one did
 /// (``ScratchState/leftovers``); the query, the host, the method and declines cost nothing when
 /// the URL has none. The scan (`ScratchState.scanPlainPath`, or `scanFullURL` for any other URL)
-/// and `walkTables` are functions of their own so that `make perf` can count each stage.
+/// and the walk (`Walker.visit`) are functions of their own so that `make perf` can count each stage.
 extension RouterCore {
     /// Finds the best candidate for `url` and makes it current in `scratch`.
     /// Returns `.found`, `.noMatch` or `.invalidURL`.
@@ -61,8 +61,8 @@ extension RouterCore {
         state.pointee.clearResult()
         // A URL that lies in this scratch (a parameter value of the last lookup) is moved first.
         let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
-        guard let input = state.pointee.scanURL(url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace,
-                                                foldAll: options.caseInsensitivePaths) else { return .invalidURL }
+        guard state.pointee.scanURL(url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace,
+                                    foldAll: options.caseInsensitivePaths) else { return .invalidURL }
         let walk = state.pointer(to: \.walk).unsafelyUnwrapped
         scratch.slot.enter(router: tag)
         let roots = tables.current
@@ -85,8 +85,8 @@ extension RouterCore {
             walk.pointee.methodBit = .max
             walk.pointee.headPreference = nil
         }
-        if collectingAll { return collectAll(input, scratch, roots) }
-        let table = walkTables(input, scratch, roots)
+        if collectingAll { return collectAll(walk.pointee.input, scratch, roots) }
+        let table = walkTables(scratch, roots)
         if table < 0 && walk.pointee.rejectedMethods != 0 {
             // The one 405 decision (docs/SEMANTICS.md §3.7): routes match the URL, none the method.
             scratch.slot.exit(holding: false)
@@ -117,37 +117,41 @@ extension RouterCore {
             scratch.slot.exit(holding: false)
         }
         countLimitHits(walk)
-        state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: input)
+        state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: walk.pointee.input)
         if mayDecline {
             state.pointee.core = Unmanaged.passUnretained(self)
             state.pointee.coreIdentity = identity
-            state.pointee.keepForDeclines(input)
+            state.pointee.keepForDeclines(walk.pointee.input)
         }
         return .found
     }
 
     /// Walks the URL's scheme table, then (when nothing there matched and the fallback applies)
-    /// the global table. Returns which table the best candidate came from: 0 the scheme's, 1 the
-    /// global one, -1 none.
-    @inline(never)
-    func walkTables(_ input: WalkInput, _ scratch: MatchScratch, _ roots: TableRoots) -> Int {
+    /// the global table, over ``WalkState/input``. Returns which table the best candidate came
+    /// from: 0 the scheme's, 1 the global one, -1 none.
+    @inline(__always)
+    func walkTables(_ scratch: MatchScratch, _ roots: TableRoots) -> Int {
         let state = scratch.state
         let walk = state.pointer(to: \.walk).unsafelyUnwrapped
+        let start = walk.pointee.input.start
+        guard let scheme = state.pointee.scheme else {
+            // A path alone: the global table, the walk of most lookups.
+            Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, start)
+            return walk.pointee.best != nil ? 1 : -1
+        }
         var table = -1
-        let scheme = state.pointee.scheme
-        if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
-            Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+        if let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
+            Walker(state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, start)
             if walk.pointee.best != nil { table = 0 }
         }
-        let fallback = scheme == nil || options.globalFallback
-        if table < 0 {
-            if fallback {
-                Walker(input: input, state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+        if options.globalFallback {
+            if table < 0 {
+                Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, start)
                 if walk.pointee.best != nil { table = 1 }
+            } else {
+                // The global table's candidates come after the scheme table's: found on a decline.
+                walk.pointee.skipped = true
             }
-        } else if fallback {
-            // The global table's candidates come after the scheme table's: found on a decline.
-            walk.pointee.skipped = true
         }
         return table
     }

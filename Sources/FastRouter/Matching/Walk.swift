@@ -25,6 +25,9 @@ struct WalkInput {
     var slashes: UInt64
     var slashLimit: Int
 
+    /// What an input reads before a lookup has written one: no byte.
+    static var nothing: UnsafePointer<UInt8> { UnsafePointer(bitPattern: 1).unsafelyUnwrapped }
+
     /// The segment after the `/` at `position`: where it ends, its hash and last partial word.
     /// From ``slashes`` when they cover it, else by the loop that searches words for the `/`.
     @inline(__always)
@@ -52,6 +55,9 @@ struct Capture: BitwiseCopyable {
 /// What a walk keeps between nodes: the captures of the path it is on and the best candidate so
 /// far. Lives in the reader's scratch; a walk holds a pointer to it.
 struct WalkState {
+    /// The path the walk reads, written by the scan (``ScratchState/scanURL``) or a decline.
+    var input = WalkInput(bytes: WalkInput.nothing, values: WalkInput.nothing, start: 0, end: 0, readable: 0,
+                          foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashLimit: 0)
     /// Captures of the current path, one per parameter passed.
     var captures: UnsafeMutablePointer<Capture>
     var captureCount = 0
@@ -148,11 +154,14 @@ struct CollectedCandidate {
 ///
 /// Reads the tree through plain pointers, records parameters as offsets, allocates nothing.
 struct Walker {
-    let input: WalkInput
     let state: UnsafeMutablePointer<WalkState>
     unowned(unsafe) let regexScratch: RegexScratch
     /// Which table is walked, for collected candidates.
     let table: Int
+
+    /// What the walk reads: ``WalkState/input``, where the scan wrote it (not a copy: a lookup
+    /// writes its input once).
+    @inline(__always) var input: WalkInput { state.pointee.input }
 
     // MARK: Visiting
 

@@ -7,26 +7,33 @@
 /// splits and decodes it, and the segments are joined into the scratch as a canonical path.
 /// Both give the same answers (the differential test checks it).
 extension ScratchState {
-    /// Prepares a walk over `url`: `nil` for an invalid URL (docs/SEMANTICS.md §3.4).
+    /// Prepares a walk over `url` into ``WalkState/input``: `false` for an invalid URL
+    /// (docs/SEMANTICS.md §3.4).
     ///
     /// Most URLs a server routes are a plain path: `/`, then bytes that need neither decoding nor
     /// a query split. Those are checked sixteen bytes at a time with two compares and walked
     /// where they are; everything else (a scheme, a query, an escape, a rare byte) goes through
     /// ``scanFullURL(_:webSchemes:plusAsSpace:foldAll:)``, which decides the same URLs alike.
+    /// The input is written where the walk reads it, once: the walk's hot loop reads it there.
     /// - Complexity: one pass over the URL; allocates only when it is longer than any this
     ///   scratch has seen and must be copied.
     @inline(__always)
     mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
-                          foldAll: Bool) -> WalkInput? {
+                          foldAll: Bool) -> Bool {
         // The plain path's check returns two words, so the input is built here, in registers.
         let (end, slashes) = Self.scanPlainPath(url.baseAddress, url.count)
         guard end >= 0, let base = url.baseAddress else {
-            return scanFullURL(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
+            guard let input = scanFullURL(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll) else {
+                return false
+            }
+            walk.input = input
+            return true
         }
         if urlExtras { clearURLExtras() }
-        return WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
-                         foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0,
-                         slashes: slashes, slashLimit: Swift.min(url.count, 64))
+        walk.input = WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
+                               foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0,
+                               slashes: slashes, slashLimit: Swift.min(url.count, 64))
+        return true
     }
 
     /// Where the walk of a plain path ends (one trailing `/` dropped), or -1 when `url` is not
