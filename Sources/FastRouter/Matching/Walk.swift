@@ -28,20 +28,15 @@ struct WalkInput {
     /// What an input reads before a lookup has written one: no byte.
     static var nothing: UnsafePointer<UInt8> { UnsafePointer(bitPattern: 1).unsafelyUnwrapped }
 
-    /// The segment after the `/` at `position`: where it ends, its hash and last partial word.
-    /// From ``slashes`` when they cover it, else by the loop that searches words for the `/`.
+    /// Where the segment that starts at `start` (after a `/`) ends, from ``slashes`` when they
+    /// cover it; -1 when they do not (a path past 64 bytes, or a slow-path URL).
     @inline(__always)
-    func segment(after position: Int) -> ScannedSegment {
-        let start = position &+ 1
-        if start < slashLimit {
-            // The only `/` at or past `end` is the dropped trailing one, at `end`.
-            let ahead = slashes &>> UInt64(truncatingIfNeeded: start)
-            if ahead != 0 {
-                return SegmentHash.hash(bytes, from: start, end: start &+ ahead.trailingZeroBitCount, readable: readable)
-            }
-            if end <= slashLimit { return SegmentHash.hash(bytes, from: start, end: end, readable: readable) }
-        }
-        return SegmentHash.scan(bytes, from: start, end: end, readable: readable)
+    func knownSegmentEnd(from start: Int) -> Int {
+        guard start < slashLimit else { return -1 }
+        // The only `/` at or past `end` is the dropped trailing one, at `end`.
+        let ahead = slashes &>> UInt64(truncatingIfNeeded: start)
+        if ahead != 0 { return start &+ ahead.trailingZeroBitCount }
+        return end <= slashLimit ? end : -1
     }
 }
 
@@ -196,12 +191,21 @@ struct Walker {
             }
             let flags = node.flags
             if flags & Node.leafFlag != 0 { return }
-            let segment = input.segment(after: position)
+            let start = position &+ 1
+            // The segment's end; its hash only when a literal child needs it (a placeholder's
+            // value needs none), unless the loop that found the end made it on the way.
+            var segment = ScannedSegment(end: input.knownSegmentEnd(from: start), hash: 0, tail: 0)
+            let hashed = segment.end < 0
+            if hashed { segment = SegmentHash.scan(input.bytes, from: start, end: input.end, readable: input.readable) }
             let next: Node?
             if Mode.folds && position < input.foldLimit {
-                next = visitBranches(node, position, segment, literal: nil, folded: true, mode)
+                next = visitBranches(node, position, segment.end, literal: nil, folded: true, mode)
             } else {
-                let literal = node.literalChild(for: segment, in: input.bytes, start: position &+ 1)
+                var literal: Node? = nil
+                if node.literalCount != 0 {
+                    if !hashed { segment = SegmentHash.hash(input.bytes, from: start, end: segment.end, readable: input.readable) }
+                    literal = node.literalChild(for: segment, in: input.bytes, start: start)
+                }
                 if flags & Node.dynamicFlag == 0 {
                     // A single way on.
                     next = literal
@@ -213,7 +217,7 @@ struct Walker {
                                  length: Int32(truncatingIfNeeded: segment.end &- position &- 1)))
                     next = child
                 } else {
-                    next = visitBranches(node, position, segment, literal: literal, folded: false, mode)
+                    next = visitBranches(node, position, segment.end, literal: literal, folded: false, mode)
                 }
             }
             guard let next else { return }
@@ -226,13 +230,12 @@ struct Walker {
     /// (docs/SEMANTICS.md §3.1): the literal child, the edges, the placeholder, the wildcards.
     /// Returns the placeholder child, its capture pushed, when it is the last branch to try: the
     /// caller goes on with it.
-    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, _ segment: ScannedSegment, literal: Node?,
+    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, _ segmentEnd: Int, literal: Node?,
                                                folded: Bool, _ mode: Mode.Type) -> Node? {
         let versionBefore = state.pointee.version
         // The rank of the branch under which the best was found at this node, 0 for none.
         var bestRank: UInt8 = 0
         let start = position &+ 1
-        let segmentEnd = segment.end
         if folded {
             visitFoldedLiterals(node, start, segmentEnd, mode)
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }

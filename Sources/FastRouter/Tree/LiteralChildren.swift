@@ -218,10 +218,11 @@ extension Node {
 
 extension Node {
     /// The literal child for the segment `[start, segment.end)` of `bytes`, compared exactly.
+    /// The node has at least one literal child (the walk checks ``literalCount`` before it
+    /// hashes the segment).
     @inline(__always)
     func literalChild(for segment: ScannedSegment, in bytes: UnsafePointer<UInt8>, start: Int) -> Node? {
         let count = literalCount
-        if count == 0 { return nil }
         let length = segment.end &- start
         let path = UnsafeRawPointer(bytes + start)
         if isChunked { return chunkedChild(hash: segment.hash, tail: segment.tail, length: length, path: path) }
