@@ -43,6 +43,7 @@ extension RouterCore {
         let walk = state.pointer(to: \.walk)!
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
+        walk.pointee.clearCollected()
         walk.pointee.collecting = true
         walk.pointee.input = input
         let scheme = state.pointee.scheme

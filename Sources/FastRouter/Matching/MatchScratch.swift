@@ -171,9 +171,9 @@ struct ScratchState {
     /// (``collectedPosition``) instead of walking the tables again.
     var pinned = false
     var collectedPosition = 0
-    /// True when the last lookup left state beyond its result: declines, a pin, the methods of a
-    /// 405. The next lookup clears it first (``clearLeftovers()``); most lookups leave none, and
-    /// their next lookup resets only the result's few words.
+    /// True when the last lookup left state beyond its result: declines, a pin, a collected
+    /// list, the methods of a 405. The next lookup clears it first (``clearLeftovers()``); most
+    /// lookups leave none, and their next lookup resets only the result's few words.
     var leftovers = false
 
     // The current candidate's result, read by the accessors: its parameters are laid out only
@@ -337,6 +337,7 @@ struct ScratchState {
     @inline(never)
     mutating func clearLeftovers() {
         leftovers = false
+        walk.clearCollected()
         allowedMethods = 0
         declineInput = nil
         collectedVersion = 0

@@ -94,8 +94,17 @@ struct WalkState {
 
     init() {
         captureCapacity = 16
-        captures = .allocate(capacity: captureCapacity)
-        bestCaptures = .allocate(capacity: captureCapacity)
+        (captures, bestCaptures) = Self.allocateCaptures(captureCapacity)
+    }
+
+    /// Two capture buffers of `capacity` (at least four), zeroed: the walk copies four captures
+    /// at a time whatever their count (see ``Walker/copyCaptures``).
+    private static func allocateCaptures(_ capacity: Int) -> (UnsafeMutablePointer<Capture>, UnsafeMutablePointer<Capture>) {
+        let first = UnsafeMutablePointer<Capture>.allocate(capacity: capacity)
+        let second = UnsafeMutablePointer<Capture>.allocate(capacity: capacity)
+        first.initialize(repeating: Capture(start: 0, length: 0), count: capacity)
+        second.initialize(repeating: Capture(start: 0, length: 0), count: capacity)
+        return (first, second)
     }
 
     func deallocate() {
@@ -112,23 +121,26 @@ struct WalkState {
         captures.deallocate()
         bestCaptures.deallocate()
         captureCapacity = Swift.max(count, captureCapacity * 2)
-        captures = .allocate(capacity: captureCapacity)
-        bestCaptures = .allocate(capacity: captureCapacity)
+        (captures, bestCaptures) = Self.allocateCaptures(captureCapacity)
     }
 
+    /// Forgets the last walk's path, best and counts. ``version`` is only ever compared with an
+    /// earlier value of itself, so it runs on; a collected list is ``ScratchState/leftovers``
+    /// and cleared with them (``clearCollected()``).
     @inline(__always)
     mutating func reset() {
         captureCount = 0
         best = nil
-        version = 0
         skipped = false
         limitHits = 0
         rejectedMethods = 0
-        if collecting || collected.count != 0 {
-            collecting = false
-            collected.removeAll()
-            collectedCaptures.removeAll()
-        }
+    }
+
+    /// Forgets the candidates of a full walk (see ``collecting``).
+    mutating func clearCollected() {
+        collecting = false
+        collected.removeAll()
+        collectedCaptures.removeAll()
     }
 }
 
@@ -365,7 +377,7 @@ struct Walker {
         }
         state.pointee.best = terminal
         let count = state.pointee.captureCount
-        if count != 0 { state.pointee.bestCaptures.update(from: state.pointee.captures, count: count) }
+        if count != 0 { Self.copyCaptures(count, from: state.pointee.captures, to: state.pointee.bestCaptures) }
         if let extra { state.pointee.bestCaptures[count] = extra }
         state.pointee.version &+= 1
     }
@@ -390,6 +402,20 @@ struct Walker {
         }
         if lhs.sequence != rhs.sequence { return lhs.sequence < rhs.sequence }
         return leftShape.expansion < rightShape.expansion
+    }
+
+    /// Copies the first `count` captures: up to four (most routes) as two 16-byte moves, more
+    /// with a call. Both buffers hold at least four, all initialized (``WalkState/init()``).
+    @inline(__always)
+    private static func copyCaptures(_ count: Int, from source: UnsafeMutablePointer<Capture>,
+                                     to target: UnsafeMutablePointer<Capture>) {
+        guard count <= 4 else {
+            target.update(from: source, count: count)
+            return
+        }
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        to.storeBytes(of: from.load(as: SIMD2<UInt64>.self), as: SIMD2<UInt64>.self)
+        to.storeBytes(of: from.load(fromByteOffset: 16, as: SIMD2<UInt64>.self), toByteOffset: 16, as: SIMD2<UInt64>.self)
     }
 
     @inline(__always)
