@@ -19,24 +19,54 @@ struct WalkInput {
     /// The URL's host for web schemes (compared case-insensitively), `nil` when it has none.
     var host: UnsafePointer<UInt8>?
     var hostLength: Int
-    /// Where the path's bytes below ``slashLimit`` (at most 64) are `/`, bit i for byte i: the
-    /// scan found them (``ScratchState/scanPlainPath(_:_:)``), so a segment's end is one bit
-    /// search. A slow-path URL has none (limit 0): its segments' ends are searched for.
+    /// Where the bytes of a window of the path, from ``slashBase`` up to ``slashLimit`` (at most
+    /// 64 bytes), are `/`: bit i for byte `slashBase + i`. A segment's end is then one bit
+    /// search (``Walker/segmentEnd(from:)``). The plain-path scan leaves the window of a
+    /// path's first 64 bytes (``ScratchState/scanPlainPath(_:_:)``); any other input starts
+    /// with an empty one, and the walk fills a window where it needs one
+    /// (``searchSegmentEnd(from:)``).
     var slashes: UInt64
+    var slashBase: Int
     var slashLimit: Int
 
     /// What an input reads before a lookup has written one: no byte.
     static var nothing: UnsafePointer<UInt8> { UnsafePointer(bitPattern: 1).unsafelyUnwrapped }
 
-    /// Where the segment that starts at `start` (after a `/`) ends, from ``slashes`` when they
-    /// cover it; -1 when they do not (a path past 64 bytes, or a slow-path URL).
-    @inline(__always)
-    func knownSegmentEnd(from start: Int) -> Int {
-        guard start < slashLimit else { return -1 }
-        // The only `/` at or past `end` is the dropped trailing one, at `end`.
-        let ahead = slashes &>> UInt64(truncatingIfNeeded: start)
-        if ahead != 0 { return start &+ ahead.trailingZeroBitCount }
-        return end <= slashLimit ? end : -1
+    /// Where the segment that starts at `start` ends (its `/` or the path's end), when the
+    /// window does not tell: windows are filled from `start` on until one does.
+    @inline(never)
+    mutating func searchSegmentEnd(from start: Int) -> Int {
+        var from = start
+        while true {
+            findSlashes(from: from)
+            if slashes != 0 { return from &+ slashes.trailingZeroBitCount }
+            if end <= slashLimit { return end }
+            from = slashLimit
+        }
+    }
+
+    /// Makes the window the path's bytes from `start` to 64 bytes on (or its end): sixteen at
+    /// a time where the buffer has them, one at a time near its end.
+    private mutating func findSlashes(from start: Int) {
+        let limit = Swift.min(start &+ 64, end)
+        var mask: UInt64 = 0
+        var index = start
+        while index < limit {
+            if readable &- index >= 16 {
+                let block = UnsafeRawPointer(bytes + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                mask |= UInt64(LaneMask.of(block .== SIMD16(repeating: 0x2F))) &<< UInt64(truncatingIfNeeded: index &- start)
+                index &+= 16
+            } else {
+                if bytes[index] == 0x2F { mask |= 1 &<< UInt64(truncatingIfNeeded: index &- start) }
+                index &+= 1
+            }
+        }
+        // A block may run past the window's end (into a query, or a trailing '/').
+        let span = limit &- start
+        if span < 64 { mask &= (1 &<< UInt64(truncatingIfNeeded: span)) &- 1 }
+        slashes = mask
+        slashBase = start
+        slashLimit = limit
     }
 }
 
@@ -52,7 +82,7 @@ struct Capture: BitwiseCopyable {
 struct WalkState {
     /// The path the walk reads, written by the scan (``ScratchState/scanURL``) or a decline.
     var input = WalkInput(bytes: WalkInput.nothing, values: WalkInput.nothing, start: 0, end: 0, readable: 0,
-                          foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashLimit: 0)
+                          foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashBase: 0, slashLimit: 0)
     /// Captures of the current path, one per parameter passed.
     var captures: UnsafeMutablePointer<Capture>
     var captureCount = 0
@@ -187,8 +217,8 @@ struct Walker {
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
     /// never tests ``WalkInput/foldLimit``.
     ///
-    /// One segment per turn: find its end and hash in one pass
-    /// (``SegmentHash/scan(_:from:end:readable:)``), then its literal child by the hash. A node
+    /// One segment per turn: find its end (``segmentEnd(from:)``), then, at a node with literal
+    /// children, its hash (``SegmentHash/hash(_:from:end:readable:)``) and its child by it. A node
     /// with nothing dynamic goes on to that child without recursion; one with branches tries
     /// them (``visitBranches``), and goes on to the placeholder child, when that is the last
     /// branch, also without recursion. Captures pushed on the way are left for the caller, which
@@ -205,17 +235,15 @@ struct Walker {
             if flags & Node.leafFlag != 0 { return }
             let start = position &+ 1
             // The segment's end; its hash only when a literal child needs it (a placeholder's
-            // value needs none), unless the loop that found the end made it on the way.
-            var segment = ScannedSegment(end: input.knownSegmentEnd(from: start), hash: 0, tail: 0)
-            let hashed = segment.end < 0
-            if hashed { segment = SegmentHash.scan(input.bytes, from: start, end: input.end, readable: input.readable) }
+            // value needs none).
+            let end = segmentEnd(from: start)
             let next: Node?
             if Mode.folds && position < input.foldLimit {
-                next = visitBranches(node, position, segment.end, literal: nil, folded: true, mode)
+                next = visitBranches(node, position, end, literal: nil, folded: true, mode)
             } else {
                 var literal: Node? = nil
                 if node.literalCount != 0 {
-                    if !hashed { segment = SegmentHash.hash(input.bytes, from: start, end: segment.end, readable: input.readable) }
+                    let segment = SegmentHash.hash(input.bytes, from: start, end: end, readable: input.readable)
                     literal = node.literalChild(for: segment, in: input.bytes, start: start)
                 }
                 if flags & Node.dynamicFlag == 0 {
@@ -226,16 +254,31 @@ struct Walker {
                     let child = node.onlyParameterChild
                     guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0) else { return }
                     push(Capture(start: Int32(truncatingIfNeeded: position &+ 1),
-                                 length: Int32(truncatingIfNeeded: segment.end &- position &- 1)))
+                                 length: Int32(truncatingIfNeeded: end &- start)))
                     next = child
                 } else {
-                    next = visitBranches(node, position, segment.end, literal: literal, folded: false, mode)
+                    next = visitBranches(node, position, end, literal: literal, folded: false, mode)
                 }
             }
             guard let next else { return }
             node = next
-            position = segment.end
+            position = end
         }
+    }
+
+    /// Where the segment that starts at `start` ends: one bit search in the input's window of
+    /// `/` positions when it covers the segment, else a search that moves the window.
+    @inline(__always)
+    private func segmentEnd(from start: Int) -> Int {
+        let input = state.pointee.input
+        let offset = start &- input.slashBase
+        if UInt(bitPattern: offset) < UInt(bitPattern: input.slashLimit &- input.slashBase) {
+            // The only `/` at or past `end` is a dropped trailing one, at `end`.
+            let ahead = input.slashes &>> UInt64(truncatingIfNeeded: offset)
+            if ahead != 0 { return start &+ ahead.trailingZeroBitCount }
+            if input.end <= input.slashLimit { return input.end }
+        }
+        return state.pointee.input.searchSegmentEnd(from: start)
     }
 
     /// Tries what may follow `node` for the segment after `position` (its `/`), best rank first

@@ -159,7 +159,7 @@ struct Node: BitwiseCopyable {
     var labelBytes: [UInt8] { Array(UnsafeBufferPointer(start: label, count: labelLength)) }
     /// The hash of the label, computed from the block (see ``SegmentHash``).
     var labelHash: UInt64 {
-        SegmentHash.scan(label, from: 0, end: labelLength, readable: labelLength < 8 ? 8 : (labelLength + 8) & ~7).hash
+        SegmentHash.hash(label, from: 0, end: labelLength, readable: labelLength < 8 ? 8 : (labelLength + 8) & ~7).hash
     }
     var edgeList: [Edge] { (0..<edgeCount).map(edge(at:)) }
     var terminalList: [Terminal] { (0..<terminalCount).map(terminal(at:)) }

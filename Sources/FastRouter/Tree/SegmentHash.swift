@@ -1,10 +1,11 @@
-/// The hash of one literal segment, and the loop that finds a segment's end and its hash in one
-/// pass over its 8-byte words (docs/ARCHITECTURE.md, "The lookup tree").
+/// The hash of one literal segment, over its 8-byte words (docs/ARCHITECTURE.md, "The lookup
+/// tree").
 ///
 /// A node finds its literal child by this hash: a small node compares one byte of it with a tag
-/// per child, a large one follows it through its chunks (``LiteralChunk``). The walk hashes the
-/// URL's segment while it looks for the `/` that ends it, so finding a child costs no second
-/// pass; the editor hashes a route's label with the very same loop, so both always agree.
+/// per child, a large one follows it through its chunks (``LiteralChunk``). The walk knows where
+/// a URL's segment ends from the scan's `/` positions (``WalkInput/slashes``) and hashes it only
+/// at a node with literal children; the editor hashes a route's label with the same words and
+/// mix, so both always agree.
 ///
 /// The mix is FxHash's (rotate, xor a word, multiply): a multiply carries every input bit
 /// upwards, so the top bits, which the tags and the chunk levels read first, depend on every
@@ -28,42 +29,11 @@ enum SegmentHash {
     @inline(__always)
     static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash &>> 56) | 1 }
 
-    /// The segment that starts at `start` and runs to the next `/` or to `end`: where it ends,
-    /// its hash, and its last partial word (the bytes after its last whole word, zero-padded).
-    /// `readable`: bytes at `bytes` that may be loaded (at least `end`).
-    ///
-    /// Whole words inside the path first; then the path's last 0 to 7 bytes, loaded as one word
-    /// (forwards when the buffer has room, else the word ending at `end`, shifted down), with a
-    /// stop marked where the path ends.
-    @inline(__always)
-    static func scan(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> ScannedSegment {
-        var hash: UInt64 = 0
-        var index = start
-        while end &- index >= 8 {
-            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-            let stops = ByteComparison.zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F)
-            if stops != 0 { return finish(hash, word, stops, at: index) }
-            hash = mix(hash, word)
-            index &+= 8
-        }
-        let left = end &- index
-        let word: UInt64
-        if readable &- index >= 8 {
-            word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-        } else if end >= 8 {
-            // With no byte left the word is anything: the stop at byte 0 masks it all.
-            word = UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
-                &>> UInt64(truncatingIfNeeded: (8 &- left) &* 8)
-        } else {
-            word = partialWord(bytes, at: index, end: end)
-        }
-        let stops = ByteComparison.zeroBytes(word ^ 0x2F2F_2F2F_2F2F_2F2F) | 0x80 &<< UInt64(truncatingIfNeeded: left &* 8)
-        return finish(hash, word, stops, at: index)
-    }
-
-    /// What ``scan(_:from:end:readable:)`` gives for the segment `[start, end)` whose end is
-    /// already known (it holds no `/`): its whole words, then its last 0 to 7 bytes, loaded as
-    /// one word and masked.
+    /// The hash of the segment `[start, end)` of `bytes` (it holds no `/`; the walk found its
+    /// end, see ``WalkInput/slashes``), and its last partial word: its whole words, then its last
+    /// 0 to 7 bytes, loaded as one word (forwards when the buffer has room, else the word ending
+    /// at `end`, shifted down) and masked. `readable`: bytes at `bytes` that may be loaded (at
+    /// least `end`). The same as ``of(_:)`` for the same bytes.
     @inline(__always)
     static func hash(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> ScannedSegment {
         var hash: UInt64 = 0
@@ -87,14 +57,6 @@ enum SegmentHash {
         return ScannedSegment(end: end, hash: finish(hash, tail: tail), tail: tail)
     }
 
-    /// The segment ends in `word` (loaded at `index`) at the first byte `stops` marks.
-    @inline(__always)
-    private static func finish(_ hash: UInt64, _ word: UInt64, _ stops: UInt64, at index: Int) -> ScannedSegment {
-        let bits = stops.trailingZeroBitCount & ~7
-        let tail = word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: bits))
-        return ScannedSegment(end: index &+ bits &>> 3, hash: finish(hash, tail: tail), tail: tail)
-    }
-
     /// The bytes from `index` to `end` (fewer than 8, in a path shorter than 8 bytes) in a word,
     /// the rest zero.
     @inline(never)
@@ -109,7 +71,7 @@ enum SegmentHash {
     }
 
     /// The hash of a whole label (no `/` in it: a decoded one is spelled NUL): what
-    /// ``scan(_:from:end:readable:)`` gives for it, whole words then the tail, with no copy.
+    /// ``hash(_:from:end:readable:)`` gives for it, whole words then the tail, with no copy.
     static func of(_ label: [UInt8]) -> UInt64 {
         label.withUnsafeBufferPointer { buffer in
             var hash: UInt64 = 0
@@ -122,7 +84,7 @@ enum SegmentHash {
         }
     }
 
-    /// The last partial word of `label` (see ``scan(_:from:end:readable:)``).
+    /// The last partial word of `label` (see ``hash(_:from:end:readable:)``).
     static func tail(of label: [UInt8]) -> UInt64 {
         label.withUnsafeBufferPointer { tail($0, from: $0.count & ~7) }
     }
@@ -138,7 +100,7 @@ enum SegmentHash {
     }
 }
 
-/// A segment found by ``SegmentHash/scan(_:from:end:readable:)``.
+/// A segment hashed by ``SegmentHash/hash(_:from:end:readable:)``.
 struct ScannedSegment {
     /// Where it ends: the next `/` or the path's end.
     var end: Int

@@ -32,7 +32,7 @@ extension ScratchState {
         if urlExtras { clearURLExtras() }
         walk.input = WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
                                foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0,
-                               slashes: slashes, slashLimit: Swift.min(url.count, 64))
+                               slashes: slashes, slashBase: 0, slashLimit: Swift.min(url.count, 64))
         return true
     }
 
@@ -150,7 +150,7 @@ extension ScratchState {
         reserveBytes(length)
         guard length > 0, let base = url.baseAddress else {
             return WalkInput(bytes: UnsafePointer(joined), values: UnsafePointer(joined), start: 0, end: 0, readable: 0,
-                             foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashLimit: 0)
+                             foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashBase: 0, slashLimit: 0)
         }
         var position = 0
         var foldLimit = foldAll ? Int.max : 0
@@ -203,7 +203,7 @@ extension ScratchState {
         // One trailing '/' is not a segment ("//" went to the slow path).
         let end = pathEnd > position && base[pathEnd &- 1] == 0x2F ? pathEnd &- 1 : pathEnd
         return WalkInput(bytes: base, values: base, start: position, end: end, readable: length, foldLimit: foldLimit,
-                         host: host, hostLength: hostLength, slashes: 0, slashLimit: 0)
+                         host: host, hostLength: hostLength, slashes: 0, slashBase: 0, slashLimit: 0)
     }
 
     /// Where the path starting at `start` ends (its first `?` or `#`, or the URL's end), or
@@ -334,7 +334,7 @@ extension ScratchState {
         }
         return WalkInput(bytes: UnsafePointer(joined), values: UnsafePointer(values), start: 0, end: used,
                          readable: byteCapacity + Self.padding, foldLimit: foldLimit, host: host, hostLength: hostLength,
-                         slashes: 0, slashLimit: 0)
+                         slashes: 0, slashBase: 0, slashLimit: 0)
     }
 }
 
