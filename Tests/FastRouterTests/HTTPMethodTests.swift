@@ -73,6 +73,26 @@ import Testing
         #expect(try id(router, .get, "/a/b") == 2)
     }
 
+    /// GET is found by its own bit (no table probe): before any route names it, a GET request
+    /// reaches only routes for any method, as any other unknown method does; after, its routes.
+    @Test func getBeforeAndAfterARouteNamesIt() throws {
+        let router = Router<UInt64>()
+        try router.add("/a", methods: [.post], value: 1)
+        try router.add("/b", value: 2)
+        #expect(try allow(router, .get, "/a") == "POST")
+        #expect(try id(router, .get, "/b") == 2)
+        try router.add("/a", methods: [.get], value: 3)
+        #expect(try id(router, .get, "/a") == 3)
+        #expect(try id(router, .post, "/a") == 1)
+        #expect(try id(router, .get, "/b") == 2)
+        #expect(try id(router, method("GETS"), "/b") == 2)
+        guard case .methodNotAllowed(let allowed) = try router.match("/a", method: method("GE")) else {
+            Issue.record("expected methodNotAllowed")
+            return
+        }
+        #expect(allowed.contains(.get) && allowed.contains(.head) && allowed.contains(.post))
+    }
+
     @Test func headFallsBackToGet() throws {
         let router = Router<UInt64>()
         try router.add("/a", methods: [.get], value: 1)
