@@ -13,6 +13,7 @@ extension RouterCore {
         if walk.pointee.collected.count == 0 && walk.pointee.rejectedMethods != 0 {
             scratch.slot.exit(holding: false)
             countLimitHits(walk)
+            state.pointee.clearCurrent()
             noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
             return .methodNotAllowed
         }
@@ -28,7 +29,10 @@ extension RouterCore {
             scratch.slot.exit(holding: false)
         }
         countLimitHits(walk)
-        guard collected.count > 0 else { return .noMatch }
+        guard collected.count > 0 else {
+            state.pointee.clearCurrent()
+            return .noMatch
+        }
         state.pointee.core = Unmanaged.passUnretained(self)
         state.pointee.coreIdentity = identity
         state.pointee.collectedPosition = 0

@@ -57,12 +57,19 @@ extension RouterCore {
     private func lookup(_ url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>?, _ scratch: MatchScratch,
                         collectingAll: Bool) -> LookupStatus {
         let state = scratch.state
-        if state.pointee.leftovers { scratch.slot.unpin() }
-        state.pointee.clearResult()
+        // The last result stays until this one replaces it (``ScratchState/activate``) or a
+        // failure clears it: only what the last lookup left beyond it goes first.
+        if state.pointee.leftovers {
+            scratch.slot.unpin()
+            state.pointee.clearLeftovers()
+        }
         // A URL that lies in this scratch (a parameter value of the last lookup) is moved first.
         let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
         guard state.pointee.scanURL(url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace,
-                                    foldAll: options.caseInsensitivePaths) else { return .invalidURL }
+                                    foldAll: options.caseInsensitivePaths) else {
+            state.pointee.clearCurrent()
+            return .invalidURL
+        }
         let walk = state.pointer(to: \.walk).unsafelyUnwrapped
         scratch.slot.enter(router: tag)
         let roots = tables.current
@@ -75,6 +82,7 @@ extension RouterCore {
             let bit = methods.bit(of: method, word: word)
             if bit == 0 && !HTTPMethod.isToken(method) {
                 scratch.slot.exit(holding: false)
+                state.pointee.clearCurrent()
                 return .invalidMethod
             }
             walk.pointee.methodBit = bit
@@ -91,6 +99,7 @@ extension RouterCore {
             // The one 405 decision (docs/SEMANTICS.md §3.7): routes match the URL, none the method.
             scratch.slot.exit(holding: false)
             countLimitHits(walk)
+            state.pointee.clearCurrent()
             noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
             return .methodNotAllowed
         }
@@ -98,6 +107,7 @@ extension RouterCore {
         guard let best = walk.pointee.best?.pointee else {
             scratch.slot.exit(holding: false)
             countLimitHits(walk)
+            state.pointee.clearCurrent()
             return .noMatch
         }
         let mayDecline = walk.pointee.skipped

@@ -327,10 +327,16 @@ struct ScratchState {
     /// Forgets the result. The caller unpins its slot when ``leftovers`` was set.
     @inline(__always)
     mutating func clearResult() {
+        clearCurrent()
+        if leftovers { clearLeftovers() }
+    }
+
+    /// Forgets the current candidate: no route, no parameter.
+    @inline(__always)
+    mutating func clearCurrent() {
         current = nil
         resultRouteID = .max
         resultCount = 0
-        if leftovers { clearLeftovers() }
     }
 
     /// Forgets what a lookup left beyond its result (see ``leftovers``).
