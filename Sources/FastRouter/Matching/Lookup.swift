@@ -65,8 +65,7 @@ extension RouterCore {
         }
         // A URL that lies in this scratch (a parameter value of the last lookup) is moved first.
         let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
-        guard state.pointee.scanURL(url, webSchemes: webSchemes, plusAsSpace: options.plusAsSpace,
-                                    foldAll: options.caseInsensitivePaths) else {
+        guard state.pointee.scanURL(url, options: self) else {
             state.pointee.clearCurrent()
             return .invalidURL
         }

@@ -7,8 +7,8 @@
 /// splits and decodes it, and the segments are joined into the scratch as a canonical path.
 /// Both give the same answers (the differential test checks it).
 extension ScratchState {
-    /// Prepares a walk over `url` into ``WalkState/input``: `false` for an invalid URL
-    /// (docs/SEMANTICS.md §3.4).
+    /// Prepares a walk over `url` into ``WalkState/input``, with `core`'s options: `false` for an
+    /// invalid URL (docs/SEMANTICS.md §3.4).
     ///
     /// Most URLs a server routes are a plain path: `/`, then bytes that need neither decoding nor
     /// a query split. Those are checked sixteen bytes at a time with two compares and walked
@@ -18,21 +18,24 @@ extension ScratchState {
     /// - Complexity: one pass over the URL; allocates only when it is longer than any this
     ///   scratch has seen and must be copied.
     @inline(__always)
-    mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, webSchemes: WebSchemes, plusAsSpace: Bool,
-                          foldAll: Bool) -> Bool {
+    mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, options core: RouterCore) -> Bool {
         // The plain path's check returns two words, so the input is built here, in registers.
         let (end, slashes) = Self.scanPlainPath(url.baseAddress, url.count)
-        guard end >= 0, let base = url.baseAddress else {
-            guard let input = scanFullURL(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll) else {
-                return false
-            }
-            walk.input = input
-            return true
-        }
+        guard end >= 0, let base = url.baseAddress else { return loadFullURL(url, options: core) }
         if urlExtras { clearURLExtras() }
         walk.input = WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
-                               foldLimit: foldAll ? Int.max : 0, host: nil, hostLength: 0,
+                               foldLimit: core.options.caseInsensitivePaths ? Int.max : 0, host: nil, hostLength: 0,
                                slashes: slashes, slashBase: 0, slashLimit: Swift.min(url.count, 64))
+        return true
+    }
+
+    /// ``scanURL(_:options:)`` for a URL that is not a plain path, with the router's options read
+    /// here, off the plain path's way.
+    @inline(never)
+    private mutating func loadFullURL(_ url: UnsafeBufferPointer<UInt8>, options core: RouterCore) -> Bool {
+        guard let input = scanFullURL(url, webSchemes: core.webSchemes, plusAsSpace: core.options.plusAsSpace,
+                                      foldAll: core.options.caseInsensitivePaths) else { return false }
+        walk.input = input
         return true
     }
 
@@ -136,7 +139,7 @@ extension ScratchState {
                 LaneMask.of(block .== SIMD16(repeating: 0x2F)))
     }
 
-    /// ``scanURL(_:webSchemes:plusAsSpace:foldAll:)`` for any URL: scheme and authority, the
+    /// ``scanURL(_:options:)`` for any URL: scheme and authority, the
     /// path's end and whether it is canonical, then the query and fragment; the slow path
     /// decodes what is not canonical.
     @inline(never)
