@@ -1,0 +1,305 @@
+/// The bytes behind ``Parameters``, in one allocation: the counts in the header, then one span
+/// (offset and length into the bytes) per string, then the bytes.
+///
+/// String `2 * i` is the name of pair `i` and `2 * i + 1` its value; the wildcard's segments,
+/// the fragment and the pattern follow. The names of a match's path parameters are not stored:
+/// they are read from the route's layout (interned and immortal, see ``NameTable``), which also
+/// holds them as strings, so reading a name copies a string instead of making one.
+///
+/// A match fills it from its lookup with whole copies, not string by string: the path's values
+/// are copied as one block (the URL's bytes up to the last value's end), the walk's captures
+/// become their spans as they are, and the wildcard's segments are spans into the same block.
+/// Only the query's pairs, the fragment and the pattern are copied one by one.
+@usableFromInline
+final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
+    @usableFromInline
+    struct Header {
+        @usableFromInline var pairCount: Int
+        /// Pairs named by ``layout`` (a match's path parameters, the first ones); 0 without one.
+        var namedCount: Int
+        var layout: UnsafePointer<ParameterLayoutEntry>?
+        var segmentCount: Int
+        /// Index of the fragment's and of the pattern's string, -1 when there is none.
+        var fragment: Int
+        var pattern: Int
+        var stringCount: Int
+        /// Words of element storage asked for when the storage was allocated.
+        var words: Int
+        /// ``SmallString/layoutHolds``, read once per storage rather than once per string.
+        var smallStrings = false
+    }
+
+    // Read through a pointer: `header` is a stored `var` of ManagedBuffer, and each access to it
+    // would cost a dynamic exclusivity check. The header changes only when `make` reuses the
+    // storage, which no reader refers to any more.
+    @inlinable var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.pairCount } }
+    var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.segmentCount } }
+    var fragmentIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.fragment } }
+    var patternIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.pattern } }
+
+    /// Words kept after the bytes, so that a short string may be copied 16 bytes at a time.
+    static let spareWords = 2
+
+    /// Largest storage kept as a spare, in words (4 KiB).
+    static var maxSpareWords: Int { 512 }
+
+    /// Storage for `stringCount` strings and `byteCount` bytes, its header set but its spans
+    /// and bytes to be written. Takes `spare` when nothing else refers to it any more (the
+    /// match it served is gone) and it is large enough, and keeps what it returns as the next
+    /// spare: a thread that drops each match before the next one (the usual loop) allocates no
+    /// storage at all, one uniqueness check and one retain instead of an allocation and a
+    /// deallocation per match.
+    @inline(__always)
+    static func make(_ header: @autoclosure () -> Header, stringCount: Int, byteCount: Int,
+                     reusing spare: inout ParameterStorage?) -> ParameterStorage {
+        let words = stringCount &+ (byteCount &+ 7) &>> 3 &+ spareWords
+        // Only `spare` refers to it, so no reader is left: it may be written again.
+        if isKnownUniquelyReferenced(&spare), let storage = spare,
+           storage.withUnsafeMutablePointerToHeader({ $0.pointee.words >= words }) {
+            storage.withUnsafeMutablePointerToHeader {
+                let (words, smallStrings) = ($0.pointee.words, $0.pointee.smallStrings)
+                $0.pointee = header()
+                $0.pointee.words = words
+                $0.pointee.smallStrings = smallStrings
+            }
+            return storage
+        }
+        return allocate(header(), words: words, spare: &spare)
+    }
+
+    @inline(never)
+    private static func allocate(_ header: Header, words: Int, spare: inout ParameterStorage?) -> ParameterStorage {
+        var sized = header
+        sized.words = words
+        sized.smallStrings = SmallString.layoutHolds
+        // `create` allocates an instance of the class it is called on, so the downcast holds.
+        let storage = unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in sized },
+                                     to: ParameterStorage.self)
+        // Small storages only: a spare is kept for the thread's life.
+        if words <= maxSpareWords { spare = storage }
+        return storage
+    }
+
+    /// Where the spans and the bytes of a storage just made lie; the storage must outlive it.
+    struct Layout {
+        let spans: UnsafeMutablePointer<UInt64>
+        let bytes: UnsafeMutablePointer<UInt8>
+    }
+
+    var layout: Layout {
+        withUnsafeMutablePointers { header, elements in
+            Layout(spans: elements,
+                   bytes: UnsafeMutableRawPointer(elements + header.pointee.stringCount).assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    @inline(__always)
+    static func span(_ start: Int, _ count: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: start) | UInt64(truncatingIfNeeded: count) &<< 32
+    }
+
+    /// The bytes of string `index`, valid while the storage lives.
+    @inline(__always)
+    func bytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        withUnsafeMutablePointers { header, elements in
+            if index < 2 &* header.pointee.namedCount && index & 1 == 0 {
+                let entry = header.pointee.layout.unsafelyUnwrapped[index &>> 1]
+                return UnsafeBufferPointer(start: entry.name, count: entry.nameLength)
+            }
+            let span = elements[index]
+            let base = UnsafeRawPointer(elements + header.pointee.stringCount).assumingMemoryBound(to: UInt8.self)
+            return UnsafeBufferPointer(start: base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF),
+                                       count: Int(truncatingIfNeeded: span &>> 32))
+        }
+    }
+
+    /// The name of pair `pair`: the interned string when it has one (path parameters), which
+    /// costs a copy instead of a decoding.
+    func name(_ pair: Int) -> String {
+        let interned = withUnsafeMutablePointers { header, _ -> UnsafePointer<String>? in
+            pair < header.pointee.namedCount ? header.pointee.layout.unsafelyUnwrapped[pair].nameString : nil
+        }
+        if let interned { return interned.pointee }
+        return string(2 &* pair)
+    }
+
+    /// Pair `pair`, name and value, in one call: what iterating over parameters reads.
+    @usableFromInline
+    func pair(_ pair: Int) -> (name: String, value: String) {
+        (name(pair), string(2 &* pair &+ 1))
+    }
+
+    /// String `index`; the bytes are valid UTF-8, so nothing is repaired. A short one is made in
+    /// place (see ``SmallString``); a longer one is copied into a string made for it rather than
+    /// decoded: about half the instructions of `String(decoding:as:)` on this toolchain.
+    func string(_ index: Int) -> String {
+        let (bytes, smallStrings) = withUnsafeMutablePointerToHeader { (self.bytes(index), $0.pointee.smallStrings) }
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return "" }
+        // The storage keeps 16 readable bytes past its last string (``spareWords``).
+        if bytes.count <= SmallString.capacity && smallStrings { return SmallString.make(source, count: bytes.count) }
+        return String(unsafeUninitializedCapacity: bytes.count) { target in
+            target.baseAddress.unsafelyUnwrapped.initialize(from: source, count: bytes.count)
+            return bytes.count
+        }
+    }
+
+    /// Whether string `index` is exactly `other`.
+    @inline(__always)
+    func equals(_ index: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let mine = bytes(index)
+        guard mine.count == other.count else { return false }
+        return mine.isEmpty || memcmp(mine.baseAddress!, other.baseAddress!, mine.count) == 0
+    }
+}
+
+extension ParameterStorage {
+    /// Storage holding `strings`: the pairs' names and values interleaved, then the wildcard's
+    /// segments (for ``Parameters/init(_:wildcardSegments:)``).
+    static func make(pairCount: Int, strings: [String]) -> ParameterStorage {
+        var none: ParameterStorage?
+        let storage = make(Header(pairCount: pairCount, namedCount: 0, layout: nil,
+                                  segmentCount: strings.count - 2 * pairCount, fragment: -1, pattern: -1,
+                                  stringCount: strings.count, words: 0),
+                           stringCount: strings.count, byteCount: strings.reduce(0) { $0 + $1.utf8.count },
+                           reusing: &none)
+        let layout = storage.layout
+        var offset = 0
+        for (index, var string) in strings.enumerated() {
+            string.withUTF8 { bytes in
+                if let source = bytes.baseAddress { (layout.bytes + offset).initialize(from: source, count: bytes.count) }
+                layout.spans[index] = span(offset, bytes.count)
+                offset += bytes.count
+            }
+        }
+        return storage
+    }
+
+    /// The current candidate's parameters, wildcard segments and fragment, read from a match
+    /// scratch's state (a pointer, not the scratch: no reference count to touch), and the
+    /// pattern of its route.
+    static func make(_ state: UnsafeMutablePointer<ScratchState>, pattern: UnsafeBufferPointer<UInt8>) -> ParameterStorage {
+        let named = state.pointee.resultNameCount
+        guard state.pointee.resultCount == named, state.pointee.fragment == nil,
+              !state.pointee.current.unsafelyUnwrapped.shape.pointee.endsWithWildcard else {
+            return makeWithExtras(state, pattern: pattern)
+        }
+        // The common match: path parameters and the pattern, nothing else.
+        let captures = state.pointee.resultCaptures.unsafelyUnwrapped
+        let block = blockLength(captures, named)
+        let strings = 2 &* named &+ 1
+        let storage = make(Header(pairCount: named, namedCount: named, layout: state.pointee.resultLayout,
+                                  segmentCount: 0, fragment: -1, pattern: strings &- 1, stringCount: strings, words: 0),
+                           stringCount: strings, byteCount: block &+ pattern.count,
+                           reusing: &state.pointee.spareParameters)
+        let layout = storage.layout
+        copyBlock(block, of: state, captures, named, to: layout)
+        layout.spans[strings &- 1] = span(block, pattern.count)
+        if let start = pattern.baseAddress { copy(start, pattern.count, to: layout.bytes + block, padded: true) }
+        return storage
+    }
+
+    /// The length of the block holding the path's values: the URL up to the end of the last one.
+    @inline(__always)
+    private static func blockLength(_ captures: UnsafePointer<Capture>, _ named: Int) -> Int {
+        var block = 0
+        for index in 0..<named {
+            let capture = captures[index]
+            block = max(block, Int(capture.start) &+ Int(capture.length))
+        }
+        return block
+    }
+
+    /// Copies the path's values as one block, and makes each capture the span of its value: a
+    /// capture is a (start, length) pair of 32-bit numbers into the block as it stands.
+    @inline(__always)
+    private static func copyBlock(_ block: Int, of state: UnsafeMutablePointer<ScratchState>,
+                                  _ captures: UnsafePointer<Capture>, _ named: Int, to layout: Layout) {
+        if block > 0 {
+            // Values may lie in the caller's URL, which has no readable bytes past its end.
+            layout.bytes.initialize(from: state.pointee.resultValues.unsafelyUnwrapped, count: block)
+        }
+        for index in 0..<named {
+            let capture = captures[index]
+            layout.spans[2 &* index &+ 1] = span(Int(capture.start), Int(capture.length))
+        }
+    }
+
+    /// ``make(_:pattern:)`` for a match with a query, a fragment or a wildcard: those are copied
+    /// string by string after the block, the wildcard's segments are spans into it.
+    @inline(never)
+    private static func makeWithExtras(_ state: UnsafeMutablePointer<ScratchState>,
+                                       pattern: UnsafeBufferPointer<UInt8>) -> ParameterStorage {
+        let named = state.pointee.resultNameCount
+        let queries = state.pointee.resultCount &- named
+        let captures = state.pointee.resultCaptures.unsafelyUnwrapped
+        let block = blockLength(captures, named)
+        var segments = 0
+        state.pointee.forEachWildcardSegment { _, _ in segments &+= 1 }
+        let fragment = state.pointee.fragmentBytes
+        // Wrapping arithmetic: every count is bounded by the URL's and the pattern's lengths.
+        var byteCount = block &+ pattern.count &+ (fragment?.count ?? 0)
+        for index in 0..<queries {
+            let pair = state.pointee.queryPairs[index]
+            byteCount &+= pair.keyLength &+ pair.valueLength
+        }
+        let pairs = named &+ queries
+        var strings = 2 &* pairs &+ segments
+        let fragmentIndex = fragment == nil ? -1 : strings
+        if fragment != nil { strings &+= 1 }
+        let header = Header(pairCount: pairs, namedCount: named, layout: state.pointee.resultLayout,
+                            segmentCount: segments, fragment: fragmentIndex, pattern: strings,
+                            stringCount: strings &+ 1, words: 0)
+        let storage = make(header, stringCount: header.stringCount, byteCount: byteCount,
+                           reusing: &state.pointee.spareParameters)
+        let layout = storage.layout
+        copyBlock(block, of: state, captures, named, to: layout)
+        if segments > 0, let values = state.pointee.resultValues {
+            var index = 2 &* pairs
+            state.pointee.forEachWildcardSegment { start, count in
+                layout.spans[index] = span(start - values, count)
+                index &+= 1
+            }
+        }
+        var offset = block
+        func append(_ index: Int, _ start: UnsafePointer<UInt8>?, _ count: Int, padded: Bool) {
+            layout.spans[index] = span(offset, count)
+            if let start, count > 0 { copy(start, count, to: layout.bytes + offset, padded: padded) }
+            offset &+= count
+        }
+        for index in 0..<queries {
+            let pair = state.pointee.queryPairs[index]
+            append(2 &* (named &+ index), pair.key, pair.keyLength, padded: false)
+            append(2 &* (named &+ index) &+ 1, pair.value, pair.valueLength, padded: false)
+        }
+        if let fragment { append(fragmentIndex, fragment.baseAddress, fragment.count, padded: false) }
+        append(strings, pattern.baseAddress, pattern.count, padded: true)
+        return storage
+    }
+
+    /// Copies `count` bytes. `padded` says that 16 bytes past the source's end may be read (a
+    /// pattern is padded so): up to 32 bytes are then copied 16 at a time instead of by memcpy.
+    /// The storage keeps 16 spare bytes at its end, and a block ends less than 16 bytes past
+    /// the string; a later string overwrites the excess.
+    @inline(__always)
+    private static func copy(_ start: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>,
+                             padded: Bool) {
+        guard padded && count <= 32 else {
+            target.initialize(from: start, count: count)
+            return
+        }
+        let source = UnsafeRawPointer(start), target = UnsafeMutableRawPointer(target)
+        target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        if count > 16 {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self),
+                              toByteOffset: 16, as: SIMD16<UInt8>.self)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
