@@ -14,6 +14,17 @@
 final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     @usableFromInline
     struct Header {
+        /// What the strings are: set for each match the storage serves.
+        @usableFromInline var contents: Contents
+        /// Words of element storage asked for when the storage was allocated.
+        let words: Int
+        /// ``SmallString/layoutHolds``, read once per storage rather than once per string.
+        let smallStrings: Bool
+    }
+
+    /// The counts and places of a storage's strings.
+    @usableFromInline
+    struct Contents {
         @usableFromInline var pairCount: Int
         /// Pairs named by ``layout`` (a match's path parameters, the first ones); 0 without one.
         var namedCount: Int
@@ -23,19 +34,15 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
         var fragment: Int
         var pattern: Int
         var stringCount: Int
-        /// Words of element storage asked for when the storage was allocated.
-        var words: Int
-        /// ``SmallString/layoutHolds``, read once per storage rather than once per string.
-        var smallStrings = false
     }
 
     // Read through a pointer: `header` is a stored `var` of ManagedBuffer, and each access to it
-    // would cost a dynamic exclusivity check. The header changes only when `make` reuses the
+    // would cost a dynamic exclusivity check. The contents change only when `make` reuses the
     // storage, which no reader refers to any more.
-    @inlinable var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.pairCount } }
-    var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.segmentCount } }
-    var fragmentIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.fragment } }
-    var patternIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.pattern } }
+    @inlinable var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.pairCount } }
+    var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.segmentCount } }
+    var fragmentIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.fragment } }
+    var patternIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.pattern } }
 
     /// Words kept after the bytes, so that a short string may be copied 16 bytes at a time.
     static let spareWords = 2
@@ -50,30 +57,22 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     /// storage at all, one uniqueness check and one retain instead of an allocation and a
     /// deallocation per match.
     @inline(__always)
-    static func make(_ header: @autoclosure () -> Header, stringCount: Int, byteCount: Int,
-                     reusing spare: inout ParameterStorage?) -> ParameterStorage {
-        let words = stringCount &+ (byteCount &+ 7) &>> 3 &+ spareWords
+    static func make(_ contents: Contents, byteCount: Int, reusing spare: inout ParameterStorage?) -> ParameterStorage {
+        let words = contents.stringCount &+ (byteCount &+ 7) &>> 3 &+ spareWords
         // Only `spare` refers to it, so no reader is left: it may be written again.
         if isKnownUniquelyReferenced(&spare), let storage = spare,
            storage.withUnsafeMutablePointerToHeader({ $0.pointee.words >= words }) {
-            storage.withUnsafeMutablePointerToHeader {
-                let (words, smallStrings) = ($0.pointee.words, $0.pointee.smallStrings)
-                $0.pointee = header()
-                $0.pointee.words = words
-                $0.pointee.smallStrings = smallStrings
-            }
+            storage.withUnsafeMutablePointerToHeader { $0.pointee.contents = contents }
             return storage
         }
-        return allocate(header(), words: words, spare: &spare)
+        return allocate(contents, words: words, spare: &spare)
     }
 
     @inline(never)
-    private static func allocate(_ header: Header, words: Int, spare: inout ParameterStorage?) -> ParameterStorage {
-        var sized = header
-        sized.words = words
-        sized.smallStrings = SmallString.layoutHolds
+    private static func allocate(_ contents: Contents, words: Int, spare: inout ParameterStorage?) -> ParameterStorage {
+        let header = Header(contents: contents, words: words, smallStrings: SmallString.layoutHolds)
         // `create` allocates an instance of the class it is called on, so the downcast holds.
-        let storage = unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in sized },
+        let storage = unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in header },
                                      to: ParameterStorage.self)
         // Small storages only: a spare is kept for the thread's life.
         if words <= maxSpareWords { spare = storage }
@@ -89,7 +88,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     var layout: Layout {
         withUnsafeMutablePointers { header, elements in
             Layout(spans: elements,
-                   bytes: UnsafeMutableRawPointer(elements + header.pointee.stringCount).assumingMemoryBound(to: UInt8.self))
+                   bytes: UnsafeMutableRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -102,44 +101,69 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     @inline(__always)
     func bytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         withUnsafeMutablePointers { header, elements in
-            if index < 2 &* header.pointee.namedCount && index & 1 == 0 {
-                let entry = header.pointee.layout.unsafelyUnwrapped[index &>> 1]
+            if index < 2 &* header.pointee.contents.namedCount && index & 1 == 0 {
+                let entry = header.pointee.contents.layout.unsafelyUnwrapped[index &>> 1]
                 return UnsafeBufferPointer(start: entry.name, count: entry.nameLength)
             }
             let span = elements[index]
-            let base = UnsafeRawPointer(elements + header.pointee.stringCount).assumingMemoryBound(to: UInt8.self)
+            let base = UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self)
             return UnsafeBufferPointer(start: base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF),
                                        count: Int(truncatingIfNeeded: span &>> 32))
         }
     }
 
-    /// The name of pair `pair`: the interned string when it has one (path parameters), which
-    /// costs a copy instead of a decoding.
-    func name(_ pair: Int) -> String {
-        let interned = withUnsafeMutablePointers { header, _ -> UnsafePointer<String>? in
-            pair < header.pointee.namedCount ? header.pointee.layout.unsafelyUnwrapped[pair].nameString : nil
-        }
-        if let interned { return interned.pointee }
-        return string(2 &* pair)
-    }
-
     /// Pair `pair`, name and value, in one call: what iterating over parameters reads.
     @usableFromInline
     func pair(_ pair: Int) -> (name: String, value: String) {
-        (name(pair), string(2 &* pair &+ 1))
+        withUnsafeMutablePointers { header, elements in
+            let base = UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self)
+            let small = header.pointee.smallStrings
+            let value = Self.string(elements[2 &* pair &+ 1], in: base, small: small)
+            if pair < header.pointee.contents.namedCount {
+                return (header.pointee.contents.layout.unsafelyUnwrapped[pair].nameString.pointee, value)
+            }
+            return (Self.string(elements[2 &* pair], in: base, small: small), value)
+        }
     }
 
-    /// String `index`; the bytes are valid UTF-8, so nothing is repaired. A short one is made in
-    /// place (see ``SmallString``); a longer one is copied into a string made for it rather than
-    /// decoded: about half the instructions of `String(decoding:as:)` on this toolchain.
+    /// String `index`; the bytes are valid UTF-8, so nothing is repaired.
     func string(_ index: Int) -> String {
-        let (bytes, smallStrings) = withUnsafeMutablePointerToHeader { (self.bytes(index), $0.pointee.smallStrings) }
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return "" }
-        // The storage keeps 16 readable bytes past its last string (``spareWords``).
-        if bytes.count <= SmallString.capacity && smallStrings { return SmallString.make(source, count: bytes.count) }
-        return String(unsafeUninitializedCapacity: bytes.count) { target in
-            target.baseAddress.unsafelyUnwrapped.initialize(from: source, count: bytes.count)
-            return bytes.count
+        if let name = interned(index) { return name.pointee }
+        return withUnsafeMutablePointers { header, elements in
+            Self.string(elements[index],
+                        in: UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self),
+                        small: header.pointee.smallStrings)
+        }
+    }
+
+    /// The interned name of string `index` when it is the name of a path parameter.
+    private func interned(_ index: Int) -> UnsafePointer<String>? {
+        withUnsafeMutablePointerToHeader { header in
+            index < 2 &* header.pointee.contents.namedCount && index & 1 == 0
+                ? header.pointee.contents.layout.unsafelyUnwrapped[index &>> 1].nameString : nil
+        }
+    }
+
+    /// The string of `span` in the bytes at `base`. A short one is made in place when `small`
+    /// (see ``SmallString``: the storage keeps 16 readable bytes past its last string).
+    @inline(__always)
+    private static func string(_ span: UInt64, in base: UnsafePointer<UInt8>, small: Bool) -> String {
+        let count = Int(truncatingIfNeeded: span &>> 32)
+        let start = base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF)
+        if count <= SmallString.capacity && small {
+            return count == 0 ? "" : SmallString.make(start, count: count)
+        }
+        return copy(start, count: count)
+    }
+
+    /// A longer string is copied into a string made for it rather than decoded: about half the
+    /// instructions of `String(decoding:as:)` on this toolchain.
+    @inline(never)
+    private static func copy(_ start: UnsafePointer<UInt8>, count: Int) -> String {
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { target in
+            target.baseAddress.unsafelyUnwrapped.initialize(from: start, count: count)
+            return count
         }
     }
 
@@ -157,11 +181,10 @@ extension ParameterStorage {
     /// segments (for ``Parameters/init(_:wildcardSegments:)``).
     static func make(pairCount: Int, strings: [String]) -> ParameterStorage {
         var none: ParameterStorage?
-        let storage = make(Header(pairCount: pairCount, namedCount: 0, layout: nil,
-                                  segmentCount: strings.count - 2 * pairCount, fragment: -1, pattern: -1,
-                                  stringCount: strings.count, words: 0),
-                           stringCount: strings.count, byteCount: strings.reduce(0) { $0 + $1.utf8.count },
-                           reusing: &none)
+        let storage = make(Contents(pairCount: pairCount, namedCount: 0, layout: nil,
+                                    segmentCount: strings.count - 2 * pairCount, fragment: -1, pattern: -1,
+                                    stringCount: strings.count),
+                           byteCount: strings.reduce(0) { $0 + $1.utf8.count }, reusing: &none)
         let layout = storage.layout
         var offset = 0
         for (index, var string) in strings.enumerated() {
@@ -187,10 +210,9 @@ extension ParameterStorage {
         let captures = state.pointee.resultCaptures.unsafelyUnwrapped
         let block = blockLength(captures, named)
         let strings = 2 &* named &+ 1
-        let storage = make(Header(pairCount: named, namedCount: named, layout: state.pointee.resultLayout,
-                                  segmentCount: 0, fragment: -1, pattern: strings &- 1, stringCount: strings, words: 0),
-                           stringCount: strings, byteCount: block &+ pattern.count,
-                           reusing: &state.pointee.spareParameters)
+        let storage = make(Contents(pairCount: named, namedCount: named, layout: state.pointee.resultLayout,
+                                    segmentCount: 0, fragment: -1, pattern: strings &- 1, stringCount: strings),
+                           byteCount: block &+ pattern.count, reusing: &state.pointee.spareParameters)
         let layout = storage.layout
         copyBlock(block, of: state, captures, named, to: layout)
         layout.spans[strings &- 1] = span(block, pattern.count)
@@ -246,11 +268,10 @@ extension ParameterStorage {
         var strings = 2 &* pairs &+ segments
         let fragmentIndex = fragment == nil ? -1 : strings
         if fragment != nil { strings &+= 1 }
-        let header = Header(pairCount: pairs, namedCount: named, layout: state.pointee.resultLayout,
-                            segmentCount: segments, fragment: fragmentIndex, pattern: strings,
-                            stringCount: strings &+ 1, words: 0)
-        let storage = make(header, stringCount: header.stringCount, byteCount: byteCount,
-                           reusing: &state.pointee.spareParameters)
+        let contents = Contents(pairCount: pairs, namedCount: named, layout: state.pointee.resultLayout,
+                                segmentCount: segments, fragment: fragmentIndex, pattern: strings,
+                                stringCount: strings &+ 1)
+        let storage = make(contents, byteCount: byteCount, reusing: &state.pointee.spareParameters)
         let layout = storage.layout
         copyBlock(block, of: state, captures, named, to: layout)
         if segments > 0, let values = state.pointee.resultValues {
