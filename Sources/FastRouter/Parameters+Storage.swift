@@ -58,19 +58,27 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     /// deallocation per match.
     @inline(__always)
     static func make(_ contents: Contents, byteCount: Int, reusing spare: inout ParameterStorage?) -> ParameterStorage {
-        let words = contents.stringCount &+ (byteCount &+ 7) &>> 3 &+ spareWords
-        // Only `spare` refers to it, so no reader is left: it may be written again.
+        let storage = reserve(words: contents.stringCount &+ (byteCount &+ 7) &>> 3 &+ spareWords, &spare)
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.contents = contents }
+        return storage
+    }
+
+    /// `spare` when only it refers to it (no reader is left: it may be written again) and it
+    /// has `words` words, or else a new storage (the next spare, when small).
+    @inline(__always)
+    private static func reserve(words: Int, _ spare: inout ParameterStorage?) -> ParameterStorage {
         if isKnownUniquelyReferenced(&spare), let storage = spare,
            storage.withUnsafeMutablePointerToHeader({ $0.pointee.words >= words }) {
-            storage.withUnsafeMutablePointerToHeader { $0.pointee.contents = contents }
             return storage
         }
-        return allocate(contents, words: words, spare: &spare)
+        return allocate(words: words, spare: &spare)
     }
 
     @inline(never)
-    private static func allocate(_ contents: Contents, words: Int, spare: inout ParameterStorage?) -> ParameterStorage {
-        let header = Header(contents: contents, words: words, smallStrings: SmallString.layoutHolds)
+    private static func allocate(words: Int, spare: inout ParameterStorage?) -> ParameterStorage {
+        let empty = Contents(pairCount: 0, namedCount: 0, layout: nil, segmentCount: 0, fragment: -1, pattern: -1,
+                             stringCount: 0)
+        let header = Header(contents: empty, words: words, smallStrings: SmallString.layoutHolds)
         // `create` allocates an instance of the class it is called on, so the downcast holds.
         let storage = unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in header },
                                      to: ParameterStorage.self)
