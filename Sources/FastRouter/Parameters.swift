@@ -16,7 +16,8 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     /// Names and values interleaved (name, value, name, ...), then the wildcard's segments, then
     /// the match's fragment when it has one, then the matched route's pattern (for a match);
     /// `nil` when there is none of them. A match's strings in one storage of its own: one
-    /// reference to count, and no other thread counts it (see ``ParameterStorage``).
+    /// reference to count, and no other thread counts it; its path names are read from the
+    /// route's interned layout, not stored (see ``ParameterStorage``).
     @usableFromInline let storage: ParameterStorage?
 
     /// The decoded segments the wildcard matched (empty when it matched none or there is none).

@@ -263,7 +263,7 @@ public struct RouterStatistics: Sendable, Equatable {
 @usableFromInline
 class RoutePayload {
     /// The pattern's UTF-8 bytes followed by 16 readable bytes, so that a match copies a short
-    /// pattern with a few whole loads (see ``ParameterStorage/Writer``).
+    /// pattern with a few whole loads (see ``ParameterStorage/make(_:pattern:)``).
     let pattern: UnsafeBufferPointer<UInt8>
 
     init(pattern: String) {
