@@ -28,6 +28,16 @@ public struct Match<Value> {
         routeID = result.routeID
         parameters = result.parameters
     }
+
+    /// The match `found` with its route's `value`, read by the caller while it held the route:
+    /// releases the route.
+    @inlinable
+    init(_ found: FoundMatch, value: Value) {
+        found.release()
+        routeID = found.routeID
+        parameters = Parameters(storage: found.parameters.unsafelyUnwrapped.takeRetainedValue())
+        self.value = value
+    }
 }
 
 extension Match: Sendable where Value: Sendable {}

@@ -90,21 +90,18 @@ public final class Router<Value> {
     /// The best match for `url`, or `nil` when no route matches.
     ///
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (docs/SEMANTICS.md §3.4).
-    /// - Complexity: one lookup, plus the strings of the result. For lookups without allocation
-    ///   use a ``Matcher``.
+    /// - Complexity: one lookup, plus the strings of the result that are read. For lookups
+    ///   without allocation use a ``Matcher``.
     @inlinable
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
-        // Inlinable, so the generic part is specialised in the caller; the lookup itself is not
-        // generic. The URL's bytes are borrowed, not copied: the match copies what it keeps
-        // before the borrow ends.
-        let (match, status) = withUTF8(url) { bytes -> (Match<Value>?, LookupStatus) in
-            let (status, scratch) = core.beginBestMatch(utf8: bytes)
-            let match = status == .found ? scratch._withUnsafeGuaranteedRef { Match<Value>($0) } : nil
-            core.endMatch(scratch)
-            return (match, status)
+        // Inlinable, so the generic part (reading the value) is specialised in the caller; the
+        // lookup itself is not generic, and one call does all of it but that read.
+        let found = core.bestMatch(url, method: nil)
+        guard let payload = found.payload else {
+            if found.status == .invalidURL { throw RouterError.invalidURL }
+            return nil
         }
-        if status == .invalidURL { throw RouterError.invalidURL }
-        return match
+        return Match(found, value: RouteBox<Value>.value(at: payload))
     }
 
     /// Every route matching `url`, best first: the order in which a handler chain declines.
@@ -119,17 +116,74 @@ public final class Router<Value> {
     }
 }
 
-extension RouterCore {
-    /// Matches the URL bytes `url` with this thread's scratch, borrowed: the scratch's results
-    /// point into `url`. The caller copies the result out while it still lends the bytes, then
-    /// calls ``endMatch(_:)`` whatever the status. The scratch is returned unretained: it belongs
-    /// to the calling thread.
+/// What ``RouterCore/bestMatch(_:method:)`` hands the caller's generic code: the route and the
+/// match's parameters, and the route's payload, which this thread holds (see ``ReaderSlot``) until
+/// ``release()``. Holds no counted reference of its own, so that passing it around costs nothing.
+@usableFromInline
+struct FoundMatch {
+    @usableFromInline let status: LookupStatus
+    @usableFromInline let routeID: UInt64
+    /// The route's ``RouteBox``, `nil` unless `status` is `.found`.
+    @usableFromInline let payload: UnsafeMutableRawPointer?
+    /// The match's parameters, retained for the caller, which takes them over once.
+    @usableFromInline let parameters: Unmanaged<ParameterStorage>?
+    let scratch: Unmanaged<MatchScratch>
+
+    /// Lets writers free the payload: the caller has copied what it reads of it.
     @usableFromInline
-    func beginBestMatch(utf8 url: UnsafeBufferPointer<UInt8>) -> (LookupStatus, Unmanaged<MatchScratch>) {
-        ThreadScratch.withCurrent { scratch in (match(url: url, into: scratch), Unmanaged.passUnretained(scratch)) }
+    func release() {
+        scratch._withUnsafeGuaranteedRef { $0.slot.drop() }
     }
 
-    /// Ends what ``beginBestMatch(utf8:)`` began: forgets the result and lets writers release the
+    /// The methods the routes of the URL accept, after `.methodNotAllowed`; `nil` otherwise.
+    @usableFromInline
+    var allowed: AllowedMethods? {
+        status == .methodNotAllowed ? scratch._withUnsafeGuaranteedRef { $0.allowedMethods } : nil
+    }
+}
+
+extension RouterCore {
+    /// Matches `url` (for `method`, when given) with this thread's scratch and copies the result
+    /// out of it: all of a lookup through the Swift API in one call, but reading the route's value,
+    /// which the caller does before ``FoundMatch/release()``. The URL's bytes are borrowed, not
+    /// copied: the parameters copy what they keep before the borrow ends.
+    @usableFromInline
+    func bestMatch(_ url: String, method: HTTPMethod?) -> FoundMatch {
+        let scratch = ThreadScratch.current
+        return withUTF8(url) { bytes in
+            scratch._withUnsafeGuaranteedRef { scratch in
+                let status = if let method {
+                    withUTF8(method.rawValue) { match(url: bytes, method: $0, into: scratch) }
+                } else {
+                    match(url: bytes, into: scratch)
+                }
+                return found(status, scratch)
+            }
+        }
+    }
+
+    /// The current candidate of `scratch` copied out of it when `status` is `.found`; then the
+    /// scratch forgets it (as ``MatchScratch/clearResult()``, written out: one call less). Any
+    /// other answer is left in the scratch, where ``FoundMatch/allowed`` reads a 405's methods,
+    /// until the thread's next lookup clears it.
+    @inline(__always)
+    private func found(_ status: LookupStatus, _ scratch: MatchScratch) -> FoundMatch {
+        guard status == .found else {
+            return FoundMatch(status: status, routeID: .max, payload: nil, parameters: nil,
+                              scratch: Unmanaged.passUnretained(scratch))
+        }
+        let state = scratch.state
+        let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
+        let pattern = Unmanaged<RoutePayload>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.pattern }
+        let found = FoundMatch(status: status, routeID: state.pointee.routeID, payload: payload,
+                               parameters: Unmanaged.passRetained(ParameterStorage.make(state, pattern: pattern)),
+                               scratch: Unmanaged.passUnretained(scratch))
+        if state.pointee.leftovers { scratch.slot.unpin() }
+        state.pointee.clearResult()
+        return found
+    }
+
+    /// Ends a lookup whose candidates were copied out: forgets the result and lets writers release the
     /// payloads it held.
     @usableFromInline
     func endMatch(_ scratch: Unmanaged<MatchScratch>) {
@@ -209,7 +263,7 @@ public struct RouterStatistics: Sendable, Equatable {
 @usableFromInline
 class RoutePayload {
     /// The pattern's UTF-8 bytes followed by 16 readable bytes, so that a match copies a short
-    /// pattern with a few whole loads (see ``ParameterStorage/Writer``).
+    /// pattern with a few whole loads (see ``ParameterStorage/make(_:pattern:)``).
     let pattern: UnsafeBufferPointer<UInt8>
 
     init(pattern: String) {
@@ -233,6 +287,12 @@ final class RouteBox<Value>: RoutePayload {
     init(value: Value, pattern: String) {
         self.value = value
         super.init(pattern: pattern)
+    }
+
+    /// The value of the box at `payload`, borrowed: its reader holds the route meanwhile.
+    @inlinable @inline(__always)
+    static func value(at payload: UnsafeMutableRawPointer) -> Value {
+        Unmanaged<RouteBox<Value>>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.value }
     }
 }
 

@@ -54,7 +54,7 @@ package final class MatchScratch {
     func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
         let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
         let pattern = Unmanaged<RoutePayload>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.pattern }
-        let parameters = Parameters(state, pattern: pattern)
+        let parameters = Parameters(storage: ParameterStorage.make(state, pattern: pattern))
         return (state.pointee.routeID, payload, parameters)
     }
     /// Number of parameters of the current candidate, query pairs included.
@@ -199,7 +199,7 @@ struct ScratchState {
     var allowedImpliedHead = false
     var allowedTable: MethodTable?
     /// The parameter storage of the last ``Match`` made from this scratch, reused for the next
-    /// one once that match is gone (see ``ParameterStorage/make(pairCount:segmentCount:hasFragment:hasPattern:stringCount:byteCount:reusing:)``).
+    /// one once that match is gone (see ``ParameterStorage/make(_:byteCount:reusing:)``).
     var spareParameters: ParameterStorage?
 
     init() {

@@ -18,6 +18,12 @@ enum ThreadScratch {
         return key
     }()
 
+    /// This thread's scratch, unretained: it lives as long as the thread.
+    @inline(__always)
+    static var current: Unmanaged<MatchScratch> {
+        withCurrent { Unmanaged.passUnretained($0) }
+    }
+
     /// Runs `body` with this thread's scratch, borrowed rather than retained (no reference
     /// counting on the lookup path).
     @inline(__always)

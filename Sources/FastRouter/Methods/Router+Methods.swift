@@ -39,19 +39,13 @@ extension Router {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     @inlinable
     public func match(_ url: String, method: HTTPMethod) throws(RouterError) -> RouteResult<Value> {
-        // The URL's bytes are borrowed for the call, as in ``match(_:)``.
-        let (result, status) = withUTF8(url) { bytes -> (RouteResult<Value>, LookupStatus) in
-            let (status, scratch, allowed) = core.beginRequestMatch(utf8: bytes, method: method)
-            let result: RouteResult<Value> = if status == .found {
-                .matched(scratch._withUnsafeGuaranteedRef { Match<Value>($0) })
-            } else {
-                allowed.map { .methodNotAllowed($0) } ?? .notFound
-            }
-            core.endMatch(scratch)
-            return (result, status)
+        // As ``match(_:)``: one call for the lookup, then the value read in specialised code.
+        let found = core.bestMatch(url, method: method)
+        guard let payload = found.payload else {
+            if found.status == .invalidURL { throw RouterError.invalidURL }
+            return found.allowed.map { .methodNotAllowed($0) } ?? .notFound
         }
-        if status == .invalidURL { throw RouterError.invalidURL }
-        return result
+        return .matched(Match(found, value: RouteBox<Value>.value(at: payload)))
     }
 
     /// Every route matching `url` that accepts `method`, best first: the order in which a
@@ -64,19 +58,5 @@ extension Router {
         let status = core.withCandidates(of: url, method: method) { results.append(Match<Value>($0)) }
         if status == .invalidURL { throw RouterError.invalidURL }
         return results
-    }
-}
-
-extension RouterCore {
-    /// Matches a request with this thread's scratch, the URL bytes borrowed as in
-    /// ``beginBestMatch(utf8:)``: the caller reads the result (a match, or the allowed methods
-    /// of a 405) while it lends the bytes, then calls ``endMatch(_:)`` whatever the status.
-    @usableFromInline
-    func beginRequestMatch(utf8 url: UnsafeBufferPointer<UInt8>, method: HTTPMethod)
-        -> (LookupStatus, Unmanaged<MatchScratch>, AllowedMethods?) {
-        ThreadScratch.withCurrent { scratch in
-            let status = withUTF8(method.rawValue) { match(url: url, method: $0, into: scratch) }
-            return (status, Unmanaged.passUnretained(scratch), status == .methodNotAllowed ? scratch.allowedMethods : nil)
-        }
     }
 }
