@@ -18,8 +18,6 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
         @usableFromInline var contents: Contents
         /// Words of element storage asked for when the storage was allocated.
         let words: Int
-        /// ``SmallString/layoutHolds``, read once per storage rather than once per string.
-        let smallStrings: Bool
     }
 
     /// The counts and places of a storage's strings.
@@ -78,7 +76,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     private static func allocate(words: Int, spare: inout ParameterStorage?) -> ParameterStorage {
         let empty = Contents(pairCount: 0, namedCount: 0, layout: nil, segmentCount: 0, fragment: -1, pattern: -1,
                              stringCount: 0)
-        let header = Header(contents: empty, words: words, smallStrings: SmallString.layoutHolds)
+        let header = Header(contents: empty, words: words)
         // `create` allocates an instance of the class it is called on, so the downcast holds.
         let storage = unsafeDowncast(ParameterStorage.create(minimumCapacity: words) { _ in header },
                                      to: ParameterStorage.self)
@@ -125,12 +123,11 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     func pair(_ pair: Int) -> (name: String, value: String) {
         withUnsafeMutablePointers { header, elements in
             let base = UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self)
-            let small = header.pointee.smallStrings
-            let value = Self.string(elements[2 &* pair &+ 1], in: base, small: small)
+            let value = Self.string(elements[2 &* pair &+ 1], in: base)
             if pair < header.pointee.contents.namedCount {
                 return (header.pointee.contents.layout.unsafelyUnwrapped[pair].nameString.pointee, value)
             }
-            return (Self.string(elements[2 &* pair], in: base, small: small), value)
+            return (Self.string(elements[2 &* pair], in: base), value)
         }
     }
 
@@ -139,8 +136,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
         if let name = interned(index) { return name.pointee }
         return withUnsafeMutablePointers { header, elements in
             Self.string(elements[index],
-                        in: UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self),
-                        small: header.pointee.smallStrings)
+                        in: UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -152,23 +148,14 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
         }
     }
 
-    /// The string of `span` in the bytes at `base`. A short one is made in place when `small`
-    /// (see ``SmallString``: the storage keeps 16 readable bytes past its last string).
-    @inline(__always)
-    private static func string(_ span: UInt64, in base: UnsafePointer<UInt8>, small: Bool) -> String {
-        let count = Int(truncatingIfNeeded: span &>> 32)
-        let start = base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF)
-        if count <= SmallString.capacity && small {
-            return count == 0 ? "" : SmallString.make(start, count: count)
-        }
-        return copy(start, count: count)
-    }
-
-    /// A longer string is copied into a string made for it rather than decoded: about half the
-    /// instructions of `String(decoding:as:)` on this toolchain.
+    /// The string of `span` in the bytes at `base`, copied into a string made for it rather
+    /// than decoded (the bytes are valid UTF-8): about half the instructions of
+    /// `String(decoding:as:)` on this toolchain.
     @inline(never)
-    private static func copy(_ start: UnsafePointer<UInt8>, count: Int) -> String {
+    private static func string(_ span: UInt64, in base: UnsafePointer<UInt8>) -> String {
+        let count = Int(truncatingIfNeeded: span &>> 32)
         guard count > 0 else { return "" }
+        let start = base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF)
         return String(unsafeUninitializedCapacity: count) { target in
             target.baseAddress.unsafelyUnwrapped.initialize(from: start, count: count)
             return count

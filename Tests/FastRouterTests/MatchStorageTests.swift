@@ -2,23 +2,8 @@ import Testing
 @testable import FastRouter
 
 /// A match's parameters: copied out of the lookup as one block with the walk's captures as their
-/// spans, names read from the route's layout, short values made in the standard library's
-/// small-string form (``SmallString``).
+/// spans, names read from the route's layout.
 @Suite struct MatchStorageTests {
-    /// Strings made in small form are the standard library's own, whatever their length and bytes.
-    @Test func smallStringsAreTheStandardLibrarysOwn() {
-        #expect(SmallString.layoutHolds)
-        let samples = ["", "a", "12345678", "123456789", "abcdefghijklmno", "é", "ünïcödé", "日本", "a\u{0}b", "🙂🙂🙂"]
-        for sample in samples where sample.utf8.count <= SmallString.capacity {
-            // Bytes past the string are not zero: they must not leak into it.
-            let padded = Array(sample.utf8) + [UInt8](repeating: 0xEE, count: 16)
-            let made = padded.withUnsafeBufferPointer { SmallString.make($0.baseAddress!, count: sample.utf8.count) }
-            #expect(made == sample && made.utf8.count == sample.utf8.count && made.count == sample.count)
-            #expect(made.hashValue == sample.hashValue && Array(made.unicodeScalars) == Array(sample.unicodeScalars))
-            #expect(made + "!" == sample + "!" && made.uppercased() == sample.uppercased())
-        }
-    }
-
     /// Values of every length, short and long, ASCII or not, and empty ones, come back whole.
     @Test func valuesOfEveryLengthComeBackWhole() throws {
         let router = Router<Int>()
