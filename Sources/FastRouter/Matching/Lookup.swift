@@ -2,11 +2,12 @@
 /// scan the URL → enter the reader slot → walk the tables → decide (found, 405, none) → leave the
 /// slot → make the best candidate current.
 ///
-/// Every stage pays only for what the URL and the tables use: a lookup resets the few words of
-/// its result, and clears what an earlier lookup left for declines or a 405 only when one did
-/// (``ScratchState/leftovers``); the query, the host, the method and declines cost nothing when
-/// the URL has none. The scan (`ScratchState.scanPlainPath`, or `scanFullURL` for any other URL)
-/// and the walk (`Walker.visit`) are functions of their own so that `make perf` can count each stage.
+/// Every stage pays only for what the URL and the tables use: a found route overwrites the last
+/// result and a failure clears it, and what an earlier lookup left for declines or a 405 is
+/// cleared only when one did (``ScratchState/leftovers``); the query, the host, the method and
+/// declines cost nothing when the URL has none. The scan (`ScratchState.scanPlainPath`, or
+/// `scanFullURL` for any other URL) and the walk (`Walker.visit`) are functions of their own so
+/// that `make perf` can count each stage.
 extension RouterCore {
     /// Finds the best candidate for `url` and makes it current in `scratch`.
     /// Returns `.found`, `.noMatch` or `.invalidURL`.
