@@ -91,6 +91,14 @@ import Testing
             return
         }
         #expect(allowed.contains(.get) && allowed.contains(.head) && allowed.contains(.post))
+        // "GET" and "HEAD" padded with NULs share their names' first-word bits, and are no tokens.
+        let scratch = MatchScratch()
+        for name in ["GET\u{0}", "GET\u{0}\u{0}", "HEAD\u{0}", "\u{0}GET"] {
+            let status = Array("/a".utf8).withUnsafeBufferPointer { url in
+                Array(name.utf8).withUnsafeBufferPointer { router.core.match(url: url, method: $0, into: scratch) }
+            }
+            #expect(status == .invalidMethod, "\(Array(name.utf8))")
+        }
     }
 
     @Test func headFallsBackToGet() throws {

@@ -78,17 +78,21 @@ extension RouterCore {
         // The method is resolved after the tables are loaded: they use no name it cannot see.
         // Written out here, not in a function: every lookup with a method runs it.
         if let method {
-            let word = MethodTable.word(method)
-            let bit = methods.bit(of: method, word: word)
-            if bit == 0 && !HTTPMethod.isToken(method) {
-                scratch.slot.exit(holding: false)
-                state.pointee.clearCurrent()
-                return .invalidMethod
-            }
-            walk.pointee.methodBit = bit
             walk.pointee.headPreference = nil
-            // The word of a longer name never equals HEAD's: a token holds no NUL to pad with.
-            if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
+            if MethodTable.isGET(method) {
+                walk.pointee.methodBit = methods.getBit
+            } else {
+                let word = MethodTable.word(method)
+                let bit = methods.bit(of: method, word: word)
+                if bit == 0 && !HTTPMethod.isToken(method) {
+                    scratch.slot.exit(holding: false)
+                    state.pointee.clearCurrent()
+                    return .invalidMethod
+                }
+                walk.pointee.methodBit = bit
+                // The word of a longer name never equals HEAD's: a token holds no NUL to pad with.
+                if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
+            }
         } else {
             walk.pointee.methodBit = .max
             walk.pointee.headPreference = nil

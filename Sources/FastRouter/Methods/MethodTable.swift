@@ -63,9 +63,6 @@ final class MethodTable: @unchecked Sendable {
     /// mostly, one slot and one word compared.
     @inline(__always)
     func bit(of bytes: UnsafeBufferPointer<UInt8>, word: UInt64) -> UInt64 {
-        // GET, most requests' method, is one load. (No other token has GET's word: a shorter one
-        // has fewer bytes, a longer one a fourth byte that is not NUL.)
-        if word == Self.getWord { return getBit }
         // A name is written before the index block that holds it is published (release), so
         // whatever this block holds is readable. A name newer than the tables this reader loaded
         // may be found: no route of those tables has its bit, so it answers as an unknown name.
@@ -121,6 +118,14 @@ final class MethodTable: @unchecked Sendable {
     static let headWord: UInt64 = 0x4441_4548
     /// `"GET"` as a ``word(_:)``.
     static let getWord: UInt64 = 0x54_4547
+
+    /// Whether `bytes` is `GET`, most requests' method: three bytes compared, no word made
+    /// (a lookup then takes ``getBit``, one load, and no index probe).
+    @inline(__always)
+    static func isGET(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == 3, let base = bytes.baseAddress else { return false }
+        return UnsafeRawPointer(base).loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base[2] == 0x54
+    }
 
     /// The bit of GET, or 0 when the router has never seen it: the routes that also answer a
     /// HEAD request (docs/SEMANTICS.md §3.7). One load.
