@@ -5,7 +5,7 @@
 ///   per child (``SegmentHash/tag(_:)``) in 16 bytes, 8 to a word, compared at once, then the
 ///   children's addresses. A tag that matches is confirmed on the child's label: its length and last word
 ///   (all of a label shorter than 8 bytes), then its whole words.
-/// - A large node keeps a hash-array-mapped trie of 32-way ``LiteralChunk``s: each level takes 5
+/// - A large node keeps a hash-array-mapped trie of 64-way ``LiteralChunk``s: each level takes 6
 ///   bits of the hash, from the top. An add copies one chunk per level, never the whole fan-out,
 ///   so a node with 65 536 children costs a few chunks per change; a path copy shares every other
 ///   chunk.
@@ -19,12 +19,19 @@ enum LiteralChildren {
     /// Tag bytes of an index: always room for 16, so the children's addresses start at a fixed
     /// offset (16 bytes after the header).
     static let tagBytes = 16
-    /// Chunk levels that take hash bits; the level below them is a collision list.
-    static let hashLevels = 12
-    /// Bits of the hash a chunk at `level` reads: `(hash >> shift(level)) & 31`.
-    @inline(__always) static func shift(_ level: Int) -> UInt64 { UInt64(truncatingIfNeeded: 59 &- 5 &* level) }
+    /// Hash bits a chunk level takes, and so its slots: 64 a chunk, so that a node of a few dozen
+    /// children (a site's first level) is mostly one level deep, and 12 000 (the first level of
+    /// a million routes) three.
+    static let chunkBits = 6
+    static let chunkSlots = 1 << chunkBits
+    /// Chunk levels that take hash bits (60 of the 64); the level below them is a collision list.
+    static let hashLevels = 10
+    /// Bits of the hash a chunk at `level` reads: `(hash >> shift(level)) & 63`, from the top.
+    @inline(__always) static func shift(_ level: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: 64 &- chunkBits &* (level &+ 1))
+    }
     @inline(__always) static func slot(_ hash: UInt64, level: Int) -> Int {
-        Int(truncatingIfNeeded: (hash &>> shift(level)) & 31)
+        Int(truncatingIfNeeded: (hash &>> shift(level)) & UInt64(chunkSlots &- 1))
     }
 }
 
@@ -33,7 +40,7 @@ enum LiteralChildren {
 ///     maxKey (8): the best key below, so a node's own maxKey never reads its children
 ///     count (4): children below
 ///     entry count (4): entries in this chunk
-///     slots (32 bytes): per slot, 0 when empty, else 1 + the entry's index, with bit 7 set
+///     slots (64 bytes): per slot, 0 when empty, else 1 + the entry's index, with bit 7 set
 ///                       when the entry is a chunk (a byte per slot, not a bitmap: no popcount,
 ///                       which baseline x86-64 lacks)
 ///     entries (8 each), in slot order: a child node or a chunk of the next level
@@ -51,7 +58,7 @@ struct LiteralChunk: BitwiseCopyable {
     @inline(__always) func entry(_ index: Int) -> UnsafeMutableRawPointer {
         base.load(fromByteOffset: Self.headerSize &+ 8 &* index, as: UnsafeMutableRawPointer.self)
     }
-    static let headerSize = 48
+    static let headerSize = 16 + LiteralChildren.chunkSlots
     static let chunkBit: UInt8 = 0x80
 
     /// A new block. `slots`: per occupied slot in order (or the collision list), a child or a chunk.
@@ -90,7 +97,7 @@ struct LiteralChunk: BitwiseCopyable {
             return (0..<entryCount).map { ($0, .child(Node(entry($0)))) }
         }
         var result: [(slot: Int, entry: FrozenChunkEntry)] = []
-        for slot in 0..<32 {
+        for slot in 0..<LiteralChildren.chunkSlots {
             let byte = slotByte(slot)
             guard byte != 0 else { continue }
             let pointer = entry(Int(byte & ~Self.chunkBit) - 1)
@@ -105,7 +112,7 @@ struct LiteralChunk: BitwiseCopyable {
             for index in 0..<entryCount { body(Node(entry(index))) }
             return
         }
-        for slot in 0..<32 {
+        for slot in 0..<LiteralChildren.chunkSlots {
             let byte = slotByte(slot)
             guard byte != 0 else { continue }
             let pointer = entry(Int(byte & ~Self.chunkBit) &- 1)
@@ -249,14 +256,18 @@ extension Node {
         return nil
     }
 
-    /// ``literalChild(for:in:start:)`` through the chunks: 5 bits of the hash per level.
+    /// ``literalChild(for:in:start:)`` through the chunks: 6 bits of the hash per level.
     /// (Four arguments, all in registers.)
     @inline(never)
     private func chunkedChild(hash: UInt64, tail: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
         var chunk = rootChunk
-        var level = 0
-        while level < LiteralChildren.hashLevels {
-            let byte = chunk.slotByte(LiteralChildren.slot(hash, level: level))
+        // The level's shift runs down from the top bits (``LiteralChildren/shift(_:)``), the
+        // loop's only counter.
+        var shift = LiteralChildren.shift(0)
+        let last = LiteralChildren.shift(LiteralChildren.hashLevels &- 1)
+        let mask = UInt64(LiteralChildren.chunkSlots &- 1)
+        while true {
+            let byte = chunk.slotByte(Int(truncatingIfNeeded: (hash &>> shift) & mask))
             if byte == 0 { return nil }
             let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) &- 1)
             if byte & LiteralChunk.chunkBit == 0 {
@@ -264,7 +275,8 @@ extension Node {
                 return child.labelMatches(tail: tail, length: length, path: path) ? child : nil
             }
             chunk = LiteralChunk(pointer)
-            level &+= 1
+            if shift == last { break }
+            shift &-= UInt64(LiteralChildren.chunkBits)
         }
         // Children whose hash bits are all equal.
         for index in 0..<chunk.entryCount {

@@ -153,22 +153,25 @@ enum TreeInvariants {
             precondition(entries.count > 1 || entries.contains { if case .chunk = $0.entry { true } else { false } },
                          "invariant: a chunk holds more than one child")
         }
-        let prefixBits = UInt64(5 * level)
+        let bits = LiteralChildren.chunkBits
+        let prefixBits = UInt64(bits * level)
         var previousLabel: [UInt8]?
         for (slot, entry) in entries {
-            let slotPrefix = level >= LiteralChildren.hashLevels ? hashPrefix : hashPrefix << 5 | UInt64(slot)
+            let slotPrefix = level >= LiteralChildren.hashLevels ? hashPrefix : hashPrefix << UInt64(bits) | UInt64(slot)
             switch entry {
             case .child(let node):
                 let hash = node.labelHash
                 if level >= LiteralChildren.hashLevels {
-                    precondition(hash >> 4 == hashPrefix, "invariant: a collision list holds equal hashes")
+                    precondition(hash >> UInt64(64 - bits * LiteralChildren.hashLevels) == hashPrefix,
+                                 "invariant: a collision list holds equal hashes")
                     if let previousLabel {
                         precondition(previousLabel.lexicographicallyPrecedes(node.labelBytes),
                                      "invariant: a collision list is sorted by label")
                     }
                     previousLabel = node.labelBytes
                 } else {
-                    precondition(hash >> (59 - prefixBits) == slotPrefix, "invariant: a child sits in its hash's slot")
+                    precondition(hash >> (64 - UInt64(bits) - prefixBits) == slotPrefix,
+                                 "invariant: a child sits in its hash's slot")
                 }
                 children.append(node)
                 count += 1

@@ -6,7 +6,7 @@
 extension TreeEditor {
     /// A new, empty edited chunk.
     mutating func makeChunk(level: Int) -> Int {
-        let slots = level >= LiteralChildren.hashLevels ? [] : [EditSlot](repeating: .empty, count: 32)
+        let slots = level >= LiteralChildren.hashLevels ? [] : [EditSlot](repeating: .empty, count: LiteralChildren.chunkSlots)
         chunks.append(EditChunk(level: level, slots: slots))
         return chunks.count - 1
     }
@@ -22,8 +22,8 @@ extension TreeEditor {
             if level >= LiteralChildren.hashLevels {
                 slots = (0..<chunk.entryCount).map { .child(.published(Node(chunk.entry($0)))) }
             } else {
-                slots = [EditSlot](repeating: .empty, count: 32)
-                for slot in 0..<32 {
+                slots = [EditSlot](repeating: .empty, count: LiteralChildren.chunkSlots)
+                for slot in 0..<LiteralChildren.chunkSlots {
                     let byte = chunk.slotByte(slot)
                     guard byte != 0 else { continue }
                     let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1)
@@ -223,7 +223,8 @@ extension TreeEditor {
     }
 }
 
-/// A chunk being edited: 32 slots, or at the collision level a list in label order.
+/// A chunk being edited: ``LiteralChildren/chunkSlots`` slots, or at the collision level a list in
+/// label order.
 struct EditChunk {
     var level: Int
     var slots: [EditSlot]
