@@ -423,6 +423,8 @@ static void test_match_parameters(void) {
     CHECK_ABSENT(name);
     CHECK_ABSENT(value);
     CHECK_INT(fr_match_param_at(m, SIZE_MAX, NULL, NULL), FR_ENOTFOUND);
+    CHECK_INT(fr_match_param_at(m, SIZE_MAX / 2 + 1, NULL, NULL), FR_ENOTFOUND);
+    CHECK_INT(fr_match_param_at(m, SIZE_MAX / 2, NULL, NULL), FR_ENOTFOUND);
     /* Accessors never invalidate: reading twice gives the same pointers. */
     CHECK(param(m, "post").ptr == param(m, "post").ptr);
 
