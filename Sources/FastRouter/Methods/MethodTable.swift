@@ -116,9 +116,6 @@ final class MethodTable: @unchecked Sendable {
 
     /// `"HEAD"` as a ``word(_:)``: how a lookup tells a HEAD request without a table lookup.
     static let headWord: UInt64 = 0x4441_4548
-    /// `"GET"` as a ``word(_:)``.
-    static let getWord: UInt64 = 0x54_4547
-
     /// Whether `bytes` is `GET`, most requests' method: three bytes compared, no word made
     /// (a lookup then takes ``getBit``, one load, and no index probe).
     @inline(__always)

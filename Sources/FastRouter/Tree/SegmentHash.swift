@@ -70,33 +70,18 @@ enum SegmentHash {
         return word
     }
 
-    /// The hash of a whole label (no `/` in it: a decoded one is spelled NUL): what
-    /// ``hash(_:from:end:readable:)`` gives for it, whole words then the tail, with no copy.
-    static func of(_ label: [UInt8]) -> UInt64 {
-        label.withUnsafeBufferPointer { buffer in
-            var hash: UInt64 = 0
-            var index = 0
-            while buffer.count - index >= 8 {
-                hash = mix(hash, UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self))
-                index += 8
-            }
-            return finish(hash, tail: tail(buffer, from: index))
-        }
-    }
+    /// The hash of a whole label (no `/` in it: a decoded one is spelled NUL): what the walk's
+    /// ``hash(_:from:end:readable:)`` gives for the same bytes, since it is that function.
+    static func of(_ label: [UInt8]) -> UInt64 { segment(label).hash }
 
     /// The last partial word of `label` (see ``hash(_:from:end:readable:)``).
-    static func tail(of label: [UInt8]) -> UInt64 {
-        label.withUnsafeBufferPointer { tail($0, from: $0.count & ~7) }
-    }
+    static func tail(of label: [UInt8]) -> UInt64 { segment(label).tail }
 
-    private static func tail(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
-        var word: UInt64 = 0
-        var index = buffer.count
-        while index > start {
-            index -= 1
-            word = word &<< 8 | UInt64(buffer[index])
+    private static func segment(_ label: [UInt8]) -> ScannedSegment {
+        label.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return ScannedSegment(end: 0, hash: finish(0, tail: 0), tail: 0) }
+            return hash(base, from: 0, end: buffer.count, readable: buffer.count)
         }
-        return word
     }
 }
 
