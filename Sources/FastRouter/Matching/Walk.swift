@@ -243,8 +243,7 @@ struct Walker {
             } else {
                 var literal: Node? = nil
                 if node.literalCount != 0 {
-                    let segment = SegmentHash.hash(input.bytes, from: start, end: end, readable: input.readable)
-                    literal = node.literalChild(for: segment, in: input.bytes, start: start)
+                    literal = node.literalChild(in: input.bytes, start: start, end: end, readable: input.readable)
                 }
                 if flags & Node.dynamicFlag == 0 {
                     // A single way on.

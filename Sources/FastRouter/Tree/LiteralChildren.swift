@@ -2,8 +2,9 @@
 /// tree"): by the segment's hash (``SegmentHash``), found while the walk looked for its end.
 ///
 /// - A small node (up to ``inlineLimit`` children) keeps an index in its own block: a tag byte
-///   per child (``SegmentHash/tag(_:)``) in 16 bytes, 8 to a word, compared at once, then the
-///   children's addresses. A tag that matches is confirmed on the child's label: its length and last word
+///   per child (``SegmentHash/tag(head:length:)``, from the label's first word and length, so
+///   the walk hashes no segment at a small node) in 16 bytes, 8 to a word, compared at once,
+///   then the children's addresses. A tag that matches is confirmed on the child's label: its length and last word
 ///   (all of a label shorter than 8 bytes), then its whole words.
 /// - A large node keeps a hash-array-mapped trie of 64-way ``LiteralChunk``s: each level takes 6
 ///   bits of the hash, from the top. An add copies one chunk per level, never the whole fan-out,
@@ -177,8 +178,8 @@ enum FrozenLiterals {
         case .inline(let nodes):
             guard !nodes.isEmpty else { return }
             let tagBytes = LiteralChildren.tagBytes
-            for (index, (hash, node)) in nodes.enumerated() {
-                start.storeBytes(of: SegmentHash.tag(hash), toByteOffset: index, as: UInt8.self)
+            for (index, (_, node)) in nodes.enumerated() {
+                start.storeBytes(of: node.indexTag, toByteOffset: index, as: UInt8.self)
                 start.storeBytes(of: node.base, toByteOffset: tagBytes + 8 * index, as: UnsafeMutableRawPointer.self)
             }
         case .chunked(let chunk):
@@ -191,6 +192,13 @@ extension Node {
     /// The root chunk of a chunked node.
     @inline(__always) var rootChunk: LiteralChunk {
         LiteralChunk(base.load(fromByteOffset: Node.headerSize, as: UnsafeMutableRawPointer.self))
+    }
+
+    /// This node's tag in its parent's index (``SegmentHash/tag(head:length:)``), from its
+    /// block.
+    var indexTag: UInt8 {
+        let length = labelLength
+        return SegmentHash.tag(head: length < 8 ? labelTail : UnsafeRawPointer(label).load(as: UInt64.self), length: length)
     }
 
     /// The tag byte of the index's child `index` (a node that is not chunked).
@@ -224,16 +232,17 @@ extension Node {
 // MARK: Finding a child (the walk)
 
 extension Node {
-    /// The literal child for the segment `[start, segment.end)` of `bytes`, compared exactly.
-    /// The node has at least one literal child (the walk checks ``literalCount`` before it
-    /// hashes the segment).
+    /// The literal child for the segment `[start, end)` of `bytes`, compared exactly. The node
+    /// has at least one literal child (the walk checks ``literalCount`` first). A small node
+    /// finds it by the segment's first word and length (``SegmentHash/tag(head:length:)``), a
+    /// large one by its hash.
     @inline(__always)
-    func literalChild(for segment: ScannedSegment, in bytes: UnsafePointer<UInt8>, start: Int) -> Node? {
-        let count = literalCount
-        let length = segment.end &- start
+    func literalChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
+        if isChunked { return chunkedChild(in: bytes, start: start, end: end, readable: readable) }
+        let length = end &- start
         let path = UnsafeRawPointer(bytes + start)
-        if isChunked { return chunkedChild(hash: segment.hash, tail: segment.tail, length: length, path: path) }
-        let pattern = UInt64(SegmentHash.tag(segment.hash)) &* 0x0101_0101_0101_0101
+        let (head, tail) = SegmentHash.words(bytes, from: start, end: end, readable: readable)
+        let pattern = UInt64(SegmentHash.tag(head: head, length: length)) &* 0x0101_0101_0101_0101
         let tags = UnsafeRawPointer(base + Node.headerSize)
         let children = tags + 16
         // The lowest hit is exact (a borrow only runs upwards from a true zero byte), and every
@@ -241,25 +250,28 @@ extension Node {
         var hits = ByteComparison.zeroBytes(tags.load(as: UInt64.self) ^ pattern)
         while hits != 0 {
             let child = Node(children.load(fromByteOffset: (hits.trailingZeroBitCount &>> 3) &* 8, as: UnsafeMutableRawPointer.self))
-            if child.labelMatches(tail: segment.tail, length: length, path: path) { return child }
+            if child.labelMatches(tail: tail, length: length, path: path) { return child }
             hits &= hits &- 1
         }
-        if count > 8 {
+        if literalCount > 8 {
             hits = ByteComparison.zeroBytes(tags.load(fromByteOffset: 8, as: UInt64.self) ^ pattern)
             while hits != 0 {
                 let index = 8 &+ hits.trailingZeroBitCount &>> 3
                 let child = Node(children.load(fromByteOffset: index &* 8, as: UnsafeMutableRawPointer.self))
-                if child.labelMatches(tail: segment.tail, length: length, path: path) { return child }
+                if child.labelMatches(tail: tail, length: length, path: path) { return child }
                 hits &= hits &- 1
             }
         }
         return nil
     }
 
-    /// ``literalChild(for:in:start:)`` through the chunks: 6 bits of the hash per level.
-    /// (Four arguments, all in registers.)
+    /// ``literalChild(in:start:end:readable:)`` through the chunks: 6 bits of the hash per level.
+    /// Hashes the segment first (a small node needs no hash).
     @inline(never)
-    private func chunkedChild(hash: UInt64, tail: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
+    private func chunkedChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
+        let segment = SegmentHash.hash(bytes, from: start, end: end, readable: readable)
+        let hash = segment.hash, tail = segment.tail, length = end &- start
+        let path = UnsafeRawPointer(bytes + start)
         var chunk = rootChunk
         // The level's shift runs down from the top bits (``LiteralChildren/shift(_:)``), the
         // loop's only counter.

@@ -1,15 +1,14 @@
 /// The hash of one literal segment, over its 8-byte words (docs/ARCHITECTURE.md, "The lookup
 /// tree").
 ///
-/// A node finds its literal child by this hash: a small node compares one byte of it with a tag
-/// per child, a large one follows it through its chunks (``LiteralChunk``). The walk knows where
-/// a URL's segment ends from the scan's `/` positions (``WalkInput/slashes``) and hashes it only
-/// at a node with literal children; the editor hashes a route's label with the same words and
-/// mix, so both always agree.
+/// A large node finds its literal child by this hash, through its chunks (``LiteralChunk``); a
+/// small node needs only a tag of the segment's first word and length (``tag(head:length:)``).
+/// The walk knows where a URL's segment ends from the scan's `/` positions
+/// (``WalkInput/slashes``) and hashes it only at a large node; the editor hashes a route's label
+/// with the same words and mix, so both always agree.
 ///
 /// The mix is FxHash's (rotate, xor a word, multiply): a multiply carries every input bit
-/// upwards, so the top bits, which the tags and the chunk levels read first, depend on every
-/// byte. It is not meant to resist chosen routes (routes come from the application; URLs only
+/// upwards, so the top bits, which the chunk levels read first, depend on every byte. It is not meant to resist chosen routes (routes come from the application; URLs only
 /// ever cost one walk); equal hashes just share a collision list.
 enum SegmentHash {
     static let multiplier: UInt64 = 0x517C_C1B7_2722_0A95
@@ -24,16 +23,19 @@ enum SegmentHash {
     @inline(__always)
     static func finish(_ hash: UInt64, tail: UInt64) -> UInt64 { mix(hash, tail) }
 
-    /// The tag of a child in a small node's index: the hash's top 7 bits, and the low bit set
-    /// so that a tag is never 0 (an empty lane of the index holds 0, so it never matches).
+    /// The tag of a child in a small node's index: a byte of its first word and length, mixed,
+    /// with the low bit set so that a tag is never 0 (an empty lane of the index holds 0, so it
+    /// never matches). A small node needs no hash of the whole segment: its few children are told
+    /// apart by their first bytes and length, and a tag that matches is confirmed on the label.
     @inline(__always)
-    static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash &>> 56) | 1 }
+    static func tag(head: UInt64, length: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: ((head ^ UInt64(truncatingIfNeeded: length)) &* multiplier) &>> 56) | 1
+    }
 
     /// The hash of the segment `[start, end)` of `bytes` (it holds no `/`; the walk found its
     /// end, see ``WalkInput/slashes``), and its last partial word: its whole words, then its last
-    /// 0 to 7 bytes, loaded as one word (forwards when the buffer has room, else the word ending
-    /// at `end`, shifted down) and masked. `readable`: bytes at `bytes` that may be loaded (at
-    /// least `end`). The same as ``of(_:)`` for the same bytes.
+    /// 0 to 7 bytes (``tailWord``). `readable`: bytes at `bytes` that may be loaded (at least
+    /// `end`). The same as ``of(_:)`` for the same bytes.
     @inline(__always)
     static func hash(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> ScannedSegment {
         var hash: UInt64 = 0
@@ -42,6 +44,25 @@ enum SegmentHash {
             hash = mix(hash, UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
             index &+= 8
         }
+        let tail = tailWord(bytes, at: index, end: end, readable: readable)
+        return ScannedSegment(end: end, hash: finish(hash, tail: tail), tail: tail)
+    }
+
+    /// The first word and the last partial word of the segment `[start, end)` (see
+    /// ``hash(_:from:end:readable:)``): what a small node's index needs (``tag(head:length:)``),
+    /// without the hash of every word.
+    @inline(__always)
+    static func words(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> (head: UInt64, tail: UInt64) {
+        let length = end &- start
+        let tail = tailWord(bytes, at: start &+ (length & ~7), end: end, readable: readable)
+        let head = length >= 8 ? UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) : tail
+        return (head, tail)
+    }
+
+    /// The 0 to 7 bytes from `index` to `end`, loaded as one word (forwards when the buffer has
+    /// room, else the word ending at `end`, shifted down) and masked.
+    @inline(__always)
+    private static func tailWord(_ bytes: UnsafePointer<UInt8>, at index: Int, end: Int, readable: Int) -> UInt64 {
         let left = end &- index
         let word: UInt64
         if readable &- index >= 8 {
@@ -53,8 +74,7 @@ enum SegmentHash {
         } else {
             word = partialWord(bytes, at: index, end: end)
         }
-        let tail = word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: left &* 8))
-        return ScannedSegment(end: end, hash: finish(hash, tail: tail), tail: tail)
+        return word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: left &* 8))
     }
 
     /// The bytes from `index` to `end` (fewer than 8, in a path shorter than 8 bytes) in a word,
@@ -76,6 +96,14 @@ enum SegmentHash {
 
     /// The last partial word of `label` (see ``hash(_:from:end:readable:)``).
     static func tail(of label: [UInt8]) -> UInt64 { segment(label).tail }
+
+    /// The tag of `label` in a small node's index: what the walk computes for the same bytes.
+    static func tag(of label: [UInt8]) -> UInt8 {
+        label.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return tag(head: 0, length: 0) }
+            return tag(head: words(base, from: 0, end: buffer.count, readable: buffer.count).head, length: buffer.count)
+        }
+    }
 
     private static func segment(_ label: [UInt8]) -> ScannedSegment {
         label.withUnsafeBufferPointer { buffer in

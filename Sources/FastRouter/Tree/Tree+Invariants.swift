@@ -120,7 +120,8 @@ enum TreeInvariants {
             for index in 0..<count {
                 let child = node.indexedChild(at: index)
                 let hash = child.labelHash
-                precondition(node.tag(at: index) == SegmentHash.tag(hash), "invariant: an index's tags are its children's")
+                precondition(node.tag(at: index) == SegmentHash.tag(of: child.labelBytes) && child.indexTag == node.tag(at: index),
+                             "invariant: an index's tags are its children's")
                 if let previous {
                     precondition(previous.hash < hash || (previous.hash == hash
                                                           && previous.label.lexicographicallyPrecedes(child.labelBytes)),
