@@ -38,7 +38,8 @@ import Testing
     /// A node's children move between its index and chunks as their count crosses the limit,
     /// in either direction, and the tree stays the same whatever the order of the adds.
     @Test func childrenMoveBetweenIndexAndChunks() throws {
-        let patterns = (0..<40).map { "/n/child-\($0)" } + ["/n/:id", "/n/child-3/:sub"]
+        let total = LiteralChildren.inlineLimit + 36
+        let patterns = (0..<total).map { "/n/child-\($0)" } + ["/n/:id", "/n/child-3/:sub"]
         let forwards = Router<Int>()
         let backwards = Router<Int>()
         for (index, pattern) in patterns.enumerated() { try forwards.add(pattern, id: UInt64(index + 1), value: index) }
@@ -46,16 +47,35 @@ import Testing
         forwards.core.checkInvariants()
         func tree(_ router: Router<Int>) -> Substring { router.core.dump().split(separator: "  tree:\n").last ?? "" }
         #expect(tree(forwards) == tree(backwards), "the tree's shape depends on its routes only")
-        for index in 0..<40 { #expect(try forwards.match("/n/child-\(index)")?.value == index) }
-        #expect(try forwards.match("/n/other")?.value == 40)
+        for index in 0..<total { #expect(try forwards.match("/n/child-\(index)")?.value == index) }
+        #expect(try forwards.match("/n/other")?.value == total)
         // Down to the index again, one removal at a time.
-        for index in 0..<30 {
+        for index in 0..<(total - 10) {
             forwards.remove(id: UInt64(index + 1))
             forwards.core.checkInvariants()
         }
-        for index in 30..<40 { #expect(try forwards.match("/n/child-\(index)")?.value == index) }
-        #expect(try forwards.match("/n/child-3")?.value == 40)
-        #expect(try forwards.match("/n/child-3/x")?.value == 41)
+        for index in (total - 10)..<total { #expect(try forwards.match("/n/child-\(index)")?.value == index) }
+        #expect(try forwards.match("/n/child-3")?.value == total)
+        #expect(try forwards.match("/n/child-3/x")?.value == total + 1)
+    }
+
+    /// A node's index holds its tags in blocks of 16: every child is found at every size up to
+    /// the limit, and a segment that shares a child's first word and length, or its tag, is not
+    /// taken for it.
+    @Test func everyIndexSizeFindsEachChild() throws {
+        for size in 1...LiteralChildren.inlineLimit {
+            let router = Router<Int>()
+            // Long labels that share their first eight bytes, and short ones.
+            let labels = (0..<size).map { $0 % 2 == 0 ? "prefix-0\($0)-tail" : "s\($0)" }
+            for (index, label) in labels.enumerated() { try router.add("/i/\(label)", id: UInt64(index + 1), value: index) }
+            router.core.checkInvariants()
+            for (index, label) in labels.enumerated() {
+                #expect(try router.match("/i/\(label)")?.value == index, "size \(size), child \(index)")
+                #expect(try router.match("/i/\(label)x") == nil)
+            }
+            #expect(try router.match("/i/prefix-0\(size + 1)-tai") == nil)
+            #expect(try router.match("/i/prefix-0x-tail") == nil)
+        }
     }
 
     /// A case-insensitive lookup finds every child that equals the segment folded, in an index
@@ -64,12 +84,14 @@ import Testing
         var options = RouterOptions()
         options.caseInsensitivePaths = true
         let router = Router<Int>(options: options)
-        for index in 0..<40 { try router.add("/c/Item\(index)", id: UInt64(index + 1), value: index) }
+        for index in 0..<(LiteralChildren.inlineLimit + 10) {
+            try router.add("/c/Item\(index)", id: UInt64(index + 1), value: index)
+        }
         try router.add("/c/ITEM7", id: 100, value: 100)
         router.core.checkInvariants()
         #expect(try router.match("/c/item12")?.value == 12)
         // Two routes match: the earlier registered wins (docs/SEMANTICS.md §3.1).
         #expect(try router.match("/C/item7")?.value == 7)
-        #expect(try router.match("/c/item40") == nil)
+        #expect(try router.match("/c/item\(LiteralChildren.inlineLimit + 10)") == nil)
     }
 }

@@ -3,8 +3,8 @@
 ///
 /// - A small node (up to ``inlineLimit`` children) keeps an index in its own block: a tag byte
 ///   per child (``SegmentHash/tag(head:length:)``, from the label's first word and length, so
-///   the walk hashes no segment at a small node) in 16 bytes, 8 to a word, compared at once,
-///   then the children's addresses. A tag that matches is confirmed on the child's label: its length and last word
+///   the walk hashes no segment at a small node) in blocks of 16, each compared at once with one
+///   vector compare, then the children's addresses. A tag that matches is confirmed on the child's label: its length and last word
 ///   (all of a label shorter than 8 bytes), then its whole words.
 /// - A large node keeps a hash-array-mapped trie of 64-way ``LiteralChunk``s: each level takes 6
 ///   bits of the hash, from the top. An add copies one chunk per level, never the whole fan-out,
@@ -15,11 +15,15 @@
 /// in the shallowest chunk where no other shares its hash bits), so the tree's shape depends on its
 /// routes only, never on their order.
 enum LiteralChildren {
-    /// Most children a node indexes in its block; more go to chunks.
-    static let inlineLimit = 16
-    /// Tag bytes of an index: always room for 16, so the children's addresses start at a fixed
-    /// offset (16 bytes after the header).
-    static let tagBytes = 16
+    /// Most children a node indexes in its block; more go to chunks. Four blocks of tags: a
+    /// node of a few dozen children (a site's first level) is searched with four vector compares
+    /// at most, without hashing the segment, and is still copied whole cheaply.
+    static let inlineLimit = 64
+    /// Tags a block holds, compared at once.
+    static let tagBlock = 16
+    /// Bytes of tags an index of `count` children takes: whole blocks, unused tags 0. The
+    /// children's addresses follow.
+    @inline(__always) static func tagBytes(_ count: Int) -> Int { (count &+ 15) & ~15 }
     /// Hash bits a chunk level takes, and so its slots: 64 a chunk, so that a node of a few dozen
     /// children (a site's first level) is mostly one level deep, and 12 000 (the first level of
     /// a million routes) three.
@@ -168,7 +172,7 @@ enum FrozenLiterals {
     /// Bytes it takes in the node's block.
     var byteCount: Int {
         switch self {
-        case .inline(let nodes): return nodes.isEmpty ? 0 : LiteralChildren.tagBytes + 8 * nodes.count
+        case .inline(let nodes): return LiteralChildren.tagBytes(nodes.count) + 8 * nodes.count
         case .chunked: return 8
         }
     }
@@ -177,7 +181,7 @@ enum FrozenLiterals {
         switch self {
         case .inline(let nodes):
             guard !nodes.isEmpty else { return }
-            let tagBytes = LiteralChildren.tagBytes
+            let tagBytes = LiteralChildren.tagBytes(nodes.count)
             for (index, (_, node)) in nodes.enumerated() {
                 start.storeBytes(of: node.indexTag, toByteOffset: index, as: UInt8.self)
                 start.storeBytes(of: node.base, toByteOffset: tagBytes + 8 * index, as: UnsafeMutableRawPointer.self)
@@ -204,7 +208,7 @@ extension Node {
     /// The tag byte of the index's child `index` (a node that is not chunked).
     @inline(__always) func tag(at index: Int) -> UInt8 { base.load(fromByteOffset: Node.headerSize &+ index, as: UInt8.self) }
     @inline(__always) func indexedChild(at index: Int) -> Node {
-        let tagBytes = LiteralChildren.tagBytes
+        let tagBytes = LiteralChildren.tagBytes(literalCount)
         return Node(base.load(fromByteOffset: Node.headerSize &+ tagBytes &+ 8 &* index, as: UnsafeMutableRawPointer.self))
     }
 
@@ -242,26 +246,38 @@ extension Node {
         let length = end &- start
         let path = UnsafeRawPointer(bytes + start)
         let (head, tail) = SegmentHash.words(bytes, from: start, end: end, readable: readable)
-        let pattern = UInt64(SegmentHash.tag(head: head, length: length)) &* 0x0101_0101_0101_0101
+        let target = SIMD16<UInt8>(repeating: SegmentHash.tag(head: head, length: length))
         let tags = UnsafeRawPointer(base + Node.headerSize)
-        let children = tags + 16
-        // The lowest hit is exact (a borrow only runs upwards from a true zero byte), and every
-        // hit is confirmed on the label anyway.
-        var hits = ByteComparison.zeroBytes(tags.load(as: UInt64.self) ^ pattern)
+        let count = literalCount
+        let children = tags + LiteralChildren.tagBytes(count)
+        // Every hit is confirmed on the label.
+        var hits = LaneMask.of(tags.loadUnaligned(as: SIMD16<UInt8>.self) .== target)
         while hits != 0 {
-            let child = Node(children.load(fromByteOffset: (hits.trailingZeroBitCount &>> 3) &* 8, as: UnsafeMutableRawPointer.self))
+            let child = Node(children.load(fromByteOffset: hits.trailingZeroBitCount &* 8, as: UnsafeMutableRawPointer.self))
             if child.labelMatches(tail: tail, length: length, path: path) { return child }
             hits &= hits &- 1
         }
-        if literalCount > 8 {
-            hits = ByteComparison.zeroBytes(tags.load(fromByteOffset: 8, as: UInt64.self) ^ pattern)
+        return count > LiteralChildren.tagBlock ? laterBlockChild(target, tail: tail, length: length, path: path) : nil
+    }
+
+    /// ``literalChild(in:start:end:readable:)`` in the index's blocks after the first (a node of
+    /// more than 16 children).
+    @inline(never)
+    private func laterBlockChild(_ target: SIMD16<UInt8>, tail: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
+        let tags = UnsafeRawPointer(base + Node.headerSize)
+        let tagBytes = LiteralChildren.tagBytes(literalCount)
+        let children = tags + tagBytes
+        var block = LiteralChildren.tagBlock
+        repeat {
+            var hits = LaneMask.of(tags.loadUnaligned(fromByteOffset: block, as: SIMD16<UInt8>.self) .== target)
             while hits != 0 {
-                let index = 8 &+ hits.trailingZeroBitCount &>> 3
+                let index = block &+ hits.trailingZeroBitCount
                 let child = Node(children.load(fromByteOffset: index &* 8, as: UnsafeMutableRawPointer.self))
                 if child.labelMatches(tail: tail, length: length, path: path) { return child }
                 hits &= hits &- 1
             }
-        }
+            block &+= LiteralChildren.tagBlock
+        } while block < tagBytes
         return nil
     }
 

@@ -13,7 +13,7 @@
 /// (see ``TreeEditor``), so a reader that loaded a root sees one consistent version. The block:
 ///
 ///     header (40 bytes)
-///     literal children: a small node's index (16 tag bytes, then 8 per child),
+///     literal children: a small node's index (tag bytes in blocks of 16, then 8 per child),
 ///                       a large node's root chunk (8)
 ///     parameter child (8, when there is one)
 ///     edges (24 each)

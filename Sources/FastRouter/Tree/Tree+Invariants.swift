@@ -129,7 +129,7 @@ enum TreeInvariants {
                 }
                 previous = (hash, child.labelBytes)
             }
-            for index in count..<LiteralChildren.tagBytes where count > 0 {
+            for index in count..<LiteralChildren.tagBytes(count) {
                 precondition(node.tag(at: index) == 0, "invariant: an index's unused tags are 0")
             }
             return (0..<count).map(node.indexedChild(at:))
