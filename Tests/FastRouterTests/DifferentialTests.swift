@@ -85,6 +85,33 @@ import Darwin
         #expect(methods.allowWithExtensions * 100 > requests, "405s listing extension methods: \(methods.allowWithExtensions) of \(requests)")
     }
 
+    /// 2 batches of 100 seeds: route sets whose global table has no dynamic route (literal
+    /// segments only, no wildcard), so that its lookups take the static path map
+    /// (docs/ARCHITECTURE.md, "Static paths"), with hosts, priorities, methods and removals.
+    static let staticSeedBatches: [ClosedRange<UInt64>] = (0..<2).map { batch in
+        let first = 20_000 + UInt64(batch) * 100
+        return first...(first + 99)
+    }
+
+    @Test(arguments: staticSeedBatches)
+    func routerAgreesWithReferenceMatcherOnStaticTables(seeds: ClosedRange<UInt64>) {
+        var failures = 0
+        var matched = 0
+        var lookups = 0
+        for seed in seeds where failures < 4 {
+            var scenario = DifferentialScenario(seed: seed, wide: seed % 2 == 0, staticOnly: true)
+            let outcome = scenario.run()
+            lookups += outcome.lookups
+            matched += outcome.requestsMatched
+            if let report = outcome.failure {
+                failures += 1
+                Issue.record(Comment(rawValue: report))
+            }
+        }
+        #expect(lookups > 0)
+        #expect(matched > 0, "static tables matched no request")
+    }
+
     @Test func generatorIsDeterministic() {
         var a = DifferentialScenario(seed: 42)
         var b = DifferentialScenario(seed: 42)
@@ -173,6 +200,8 @@ struct DifferentialScenario {
 
     let seed: UInt64
     let wide: Bool
+    /// No dynamic segment and no wildcard in any route (see ``DifferentialTests/staticSeedBatches``).
+    let staticOnly: Bool
     var rng: SplitMix64
     let options: RouterOptions
     var vocabulary: [(text: String, forms: [String])] = []
@@ -185,9 +214,10 @@ struct DifferentialScenario {
     var manyMethodNames = false
     var freshMethodNames = 0
 
-    init(seed: UInt64, wide: Bool = false) {
+    init(seed: UInt64, wide: Bool = false, staticOnly: Bool = false) {
         self.seed = seed
         self.wide = wide
+        self.staticOnly = staticOnly
         rng = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D)
         var options = RouterOptions()
         options.caseInsensitivePaths = rng.chance(0.25)
@@ -328,7 +358,7 @@ struct DifferentialScenario {
             if rng.chance(0.85) {
                 let host = rng.pick(Self.customHosts)
                 items.append(.piece(.literal(host), host))
-            } else {
+            } else if !staticOnly {
                 items.append(.piece(.parameter, ":h"))
             }
         }
@@ -344,7 +374,7 @@ struct DifferentialScenario {
             let inner = Array(items[start..<end])
             items.replaceSubrange(start..<end, with: [.group(inner)])
         }
-        if rng.chance(0.2) {
+        if !staticOnly && rng.chance(0.2) {
             let named = rng.chance(0.5)
             items.append(.piece(.wildcard, named ? "*rest" : "*"))
         }
@@ -384,6 +414,10 @@ struct DifferentialScenario {
     private mutating func randomPiece() -> Item {
         nameCounter += 1
         let name = "p\(nameCounter)"
+        if staticOnly {
+            let literal = rng.pick(vocabulary)
+            return .piece(.literal(literal.text), rng.pick(literal.forms))
+        }
         switch rng.below(100) {
         case ..<40:
             let literal = rng.pick(vocabulary)

@@ -60,7 +60,8 @@ at_most() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b ? "met" : "missed") }
 
 # stages NAME URLS: where a C API lookup's instructions go (docs/SEMANTICS.md §6), from callgrind's
 # inclusive costs in run NAME: the scan (ScratchState.scanPlainPath, or scanFullURL for any other
-# URL), the walk (Walker.visit, its outermost call per table:
+# URL), the walk (Walker.visit, its outermost call per table, or Walker.visitPath for a table
+# without dynamic routes:
 # every table a lookup walks), reading the result (the fr_match_* accessors the loop calls), and
 # the rest of fr_router_match: the entry and the lookup's frame (arguments, the reader slot, the
 # method, the candidate made current). Per lookup, and the walk per segment of the URLs' paths.
@@ -71,7 +72,7 @@ stages() {
   local entry scan walk result segments
   entry=$(inclusive ':fr_router_match(_method)? ')
   scan=$(inclusive 'ScratchState[.]scan(PlainPath|FullURL)')
-  walk=$(inclusive 'Walker[.]visit<')
+  walk=$(inclusive 'Walker[.](visit<|visitPath)')
   result=$(inclusive ':fr_match_(route_id|param_count|param_at) ')
   segments=$(awk '!/^#/ && NF { sub(/^[A-Z]+[ \t]+/, ""); sub(/[?#].*/, ""); sub(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\/]*/, ""); n += gsub(/[^\/]+/, "x"); urls++ } END { printf "%.2f", n / urls }' "$urls")
   printf '  stages: entry and frame %d + result %d = %d (≤ 100), scan %d (≤ 60), walk %d = %s per segment over %s segments (≤ 40)\n' \

@@ -98,7 +98,15 @@ extension RouterCore {
             walk.pointee.headPreference = nil
         }
         if collectingAll { return collectAll(walk.pointee.input, scratch, roots) }
-        let table = walkTables(scratch, roots)
+        let table: Int
+        if roots.dynamicRoutes == 0 && walk.pointee.input.foldLimit == 0 && walk.pointee.input.end != walk.pointee.input.start
+            && state.pointee.scheme == nil {
+            // A path alone in a global table without dynamic routes: found by the whole path.
+            Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visitPath(roots.staticPaths)
+            table = walk.pointee.best != nil ? 1 : -1
+        } else {
+            table = walkTables(scratch, roots)
+        }
         if table < 0 && walk.pointee.rejectedMethods != 0 {
             // The one 405 decision (docs/SEMANTICS.md §3.7): routes match the URL, none the method.
             scratch.slot.exit(holding: false)

@@ -265,6 +265,19 @@ struct Walker {
         }
     }
 
+    /// Walks a table without dynamic routes by its ``StaticPaths``: the node the whole path
+    /// spells, found with one hash and one probe, and its routes weighed as at the end of a
+    /// walk (``atEnd(_:)``), which is what ``visit(_:_:)`` would find. The input's path is not
+    /// empty and compares exactly (no folded byte).
+    @inline(never)
+    func visitPath(_ paths: StaticPaths) {
+        let bytes = state.pointee.input.bytes, start = state.pointee.input.start, end = state.pointee.input.end
+        let segment = SegmentHash.hash(bytes, from: start, end: end, readable: state.pointee.input.readable)
+        guard let node = paths.node(hash: segment.hash, tail: segment.tail, path: UnsafeRawPointer(bytes + start),
+                                    length: end &- start) else { return }
+        atEnd(node)
+    }
+
     /// Where the segment that starts at `start` ends: one bit search in the input's window of
     /// `/` positions when it covers the segment, else a search that moves the window.
     @inline(__always)

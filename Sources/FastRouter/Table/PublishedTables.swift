@@ -50,7 +50,13 @@ struct PublishedTables: ~Copyable {
     @discardableResult
     func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion]) -> Bool {
         let old = published
-        let fresh = TableRoots.make(editor.freeze(), maxCaptures: maxCaptures, version: old.version &+ 1)
+        let frozen = editor.freeze()
+        let dynamicRoutes = old.dynamicRoutes + editor.dynamicDelta
+        var paths = StaticPathsEditor(old.staticPaths)
+        paths.update(from: old, global: frozen[0].root, dynamicRoutes: dynamicRoutes, edits: editor.staticEdits)
+        editor.replaced += paths.replaced
+        let fresh = TableRoots.make(frozen, maxCaptures: maxCaptures, version: old.version &+ 1,
+                                    staticPaths: paths.map, dynamicRoutes: dynamicRoutes)
         if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: editor.replaced) }
         lastWritten.store(editor.written, ordering: .relaxed)
         lastReplaced.store(editor.replaced.count, ordering: .relaxed)
@@ -78,6 +84,7 @@ struct PublishedTables: ~Copyable {
         for entry in retired { entry.free() }
         let tables = published
         for entry in tables.all { Self.free(entry.root) }
+        tables.staticPaths.deallocate()
         tables.deallocate()
     }
 

@@ -105,7 +105,8 @@ enum SegmentHash {
         }
     }
 
-    private static func segment(_ label: [UInt8]) -> ScannedSegment {
+    /// The hash and last partial word of `label` (or of a whole path, for ``StaticPaths``).
+    static func segment(_ label: [UInt8]) -> ScannedSegment {
         label.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return ScannedSegment(end: 0, hash: finish(0, tail: 0), tail: 0) }
             return hash(base, from: 0, end: buffer.count, readable: buffer.count)

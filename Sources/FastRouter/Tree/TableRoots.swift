@@ -1,5 +1,6 @@
 /// One published version of a router's tables: the global table's root, each scheme table's
-/// root, and what a reader must size before a walk. One immutable block, replaced (never
+/// root, what a reader must size before a walk, and the global table's ``StaticPaths`` when it
+/// has no dynamic route. One immutable block, replaced (never
 /// changed) by every update, so a reader that loaded it sees one version of every table.
 struct TableRoots {
     let base: UnsafeMutableRawPointer
@@ -12,8 +13,15 @@ struct TableRoots {
     @inline(__always) var maxCaptures: Int { base.load(fromByteOffset: 16, as: Int.self) }
     /// Counts publications: equal versions are the same tables.
     @inline(__always) var version: UInt64 { base.load(fromByteOffset: 24, as: UInt64.self) }
+    /// Routes (expansions) of the global table with a dynamic segment or a wildcard: while there
+    /// is none, ``staticPaths`` holds every route of the table.
+    @inline(__always) var dynamicRoutes: Int { base.load(fromByteOffset: 40, as: Int.self) }
+    /// The global table's routes by path; valid (and used) only when ``dynamicRoutes`` is 0.
+    @inline(__always) var staticPaths: StaticPaths {
+        StaticPaths(root: UnsafeMutableRawPointer(bitPattern: base.load(fromByteOffset: 32, as: UInt.self)))
+    }
 
-    private static let headerSize = 32
+    private static let headerSize = 48
     private static let entrySize = 24
 
     /// Scheme table `index`: its lower-cased name and root.
@@ -36,7 +44,8 @@ struct TableRoots {
     }
 
     /// A new block for `roots` (the global table's first).
-    static func make(_ roots: [(scheme: [UInt8]?, root: Node)], maxCaptures: Int, version: UInt64) -> TableRoots {
+    static func make(_ roots: [(scheme: [UInt8]?, root: Node)], maxCaptures: Int, version: UInt64,
+                     staticPaths: StaticPaths = StaticPaths(root: nil), dynamicRoutes: Int = 0) -> TableRoots {
         let schemes = roots.dropFirst()
         let nameBytes = schemes.reduce(0) { $0 + ($1.scheme?.count ?? 0) }
         let size = headerSize + entrySize * schemes.count + max(nameBytes, 1)
@@ -45,6 +54,8 @@ struct TableRoots {
         base.storeBytes(of: schemes.count, toByteOffset: 8, as: Int.self)
         base.storeBytes(of: maxCaptures, toByteOffset: 16, as: Int.self)
         base.storeBytes(of: version, toByteOffset: 24, as: UInt64.self)
+        base.storeBytes(of: UInt(bitPattern: staticPaths.root), toByteOffset: 32, as: UInt.self)
+        base.storeBytes(of: dynamicRoutes, toByteOffset: 40, as: Int.self)
         var nameOffset = headerSize + entrySize * schemes.count
         for (index, entry) in schemes.enumerated() {
             let slot = base + headerSize + entrySize * index

@@ -21,8 +21,42 @@ enum TreeInvariants {
                   pending: &pending)
         }
         precondition(captures <= roots.maxCaptures, "invariant: maxCaptures covers every route's parameters")
+        checkStaticPaths(roots, reachable: &reachable)
         for block in freed {
             precondition(!reachable.contains(UInt(bitPattern: block)), "invariant: nothing freed is reachable")
+        }
+    }
+
+    /// Checks that ``TableRoots/dynamicRoutes`` counts the global table's dynamic routes and that
+    /// its ``StaticPaths`` holds exactly the nodes where its routes end, by their paths, while it
+    /// has none (and nothing otherwise).
+    private static func checkStaticPaths(_ roots: TableRoots, reachable: inout Set<UInt>) {
+        var dynamic = 0
+        var stack: [(node: Node, isStatic: Bool)] = [(roots.global, true)]
+        while let (node, isStatic) = stack.popLast() {
+            dynamic += node.wildcardCount + (isStatic ? 0 : node.terminalCount)
+            node.forEachLiteral { stack.append(($0, isStatic)) }
+            for edge in node.edgeList { stack.append((edge.child, false)) }
+            if node.hasParameter { stack.append((node.parameterChild, false)) }
+        }
+        precondition(dynamic == roots.dynamicRoutes, "invariant: dynamicRoutes counts the global table's dynamic routes")
+        let map = roots.staticPaths
+        guard dynamic == 0 else {
+            precondition(map.root == nil, "invariant: a table with dynamic routes has no static paths")
+            return
+        }
+        map.forEachBlock { block, _ in
+            precondition(reachable.insert(UInt(bitPattern: block)).inserted, "invariant: a static path block has one parent")
+        }
+        let expected = StaticPaths.paths(below: roots.global)
+        let entries = map.entries
+        precondition(entries.count == expected.count, "invariant: static paths hold every static route's node")
+        for (path, node) in expected {
+            let segment = SegmentHash.segment(path)
+            let found = path.withUnsafeBytes {
+                map.node(hash: segment.hash, tail: segment.tail, path: $0.baseAddress!, length: $0.count)
+            }
+            precondition(found?.base == node.base, "invariant: a static path leads to its node")
         }
     }
 

@@ -27,6 +27,12 @@ struct TreeEditor {
     var replaced: [UnsafeMutableRawPointer] = []
     /// Blocks (nodes and chunks) ``freeze()`` wrote.
     var written = 0
+    /// The global table's static routes this edit added or removed, as their labels: the paths
+    /// whose nodes (and their prefixes' nodes) ``StaticPaths`` must look up again.
+    var staticEdits: [[[UInt8]]] = []
+    /// Routes with a dynamic segment or a wildcard this edit added to the global table, less
+    /// those it removed (see ``TableRoots/dynamicRoutes``).
+    var dynamicDelta = 0
     /// During ``freeze()``: each edited node's block once written (`nil` inside: dropped).
     private var frozen: [Node??] = []
 
@@ -93,7 +99,23 @@ struct TreeEditor {
             return false
         }
         if isWildcard { nodes[index].wildcards.append(terminal) } else { nodes[index].terminals.append(terminal) }
+        if table == 0 { note(variant, added: true) }
         return true
+    }
+
+    /// Notes an expansion of the global table added or removed, for ``StaticPaths``.
+    private mutating func note(_ variant: RouteVariant, added: Bool) {
+        var labels: [[UInt8]] = []
+        for step in variant.steps {
+            switch step {
+            case .literal(let label): labels.append(label)
+            case .end: continue
+            default:
+                dynamicDelta += added ? 1 : -1
+                return
+            }
+        }
+        staticEdits.append(labels)
     }
 
     /// Removes the expansion of route `record` that `variant` describes; returns its terminal.
@@ -110,7 +132,9 @@ struct TreeEditor {
             else { return nil }
             return list.remove(at: position)
         }
-        return isWildcard ? take(&nodes[index].wildcards) : take(&nodes[index].terminals)
+        let removed = isWildcard ? take(&nodes[index].wildcards) : take(&nodes[index].terminals)
+        if removed != nil && table == 0 { note(variant, added: false) }
+        return removed
     }
 
     /// Whether two routes of one path accept a method in common (docs/SEMANTICS.md §3.7).

@@ -1,0 +1,340 @@
+/// The global table's static routes by their whole path, for a table with no dynamic route
+/// (docs/ARCHITECTURE.md, "Static paths"; docs/SEMANTICS.md §3.1).
+///
+/// When no route of the global table has a placeholder, a constraint, a partial segment or a
+/// wildcard, a path reaches at most one node: the one its segments spell. The walk would pass
+/// every segment's node to get there; this map finds it with one hash of the whole path and one
+/// probe, and the lookup then weighs that node's routes exactly as the walk does at a path's
+/// end (`Walker.atEnd`). A path it does not hold matches no route. A table with a dynamic route
+/// has no map (a dynamic route may match the same path, and a decline must know it), so its
+/// lookups neither use nor pay for one.
+///
+/// It is persistent like the tree: a hash-array-mapped trie of 64-way chunks keyed by
+/// ``SegmentHash`` of the path (the chunk layout of ``LiteralChunk``), whose leaves are
+/// ``StaticPathEntry`` blocks (the path's bytes and its node). An update writes the chunks on its
+/// hashes' paths and new entries for the nodes it replaced, shares the rest, and lists the blocks
+/// the new version no longer reaches for the grace period (``StaticPathsEditor``).
+struct StaticPaths {
+    /// The root chunk; `nil` for an empty map.
+    let root: UnsafeMutableRawPointer?
+
+    /// The node whose path is the `length` bytes at `path` (`hash`: their ``SegmentHash``,
+    /// `tail`: their last partial word), if a route ends there.
+    @inline(__always)
+    func node(hash: UInt64, tail: UInt64, path: UnsafeRawPointer, length: Int) -> Node? {
+        guard var chunk = root.map(LiteralChunk.init) else { return nil }
+        var shift = LiteralChildren.shift(0)
+        let last = LiteralChildren.shift(LiteralChildren.hashLevels &- 1)
+        let mask = UInt64(LiteralChildren.chunkSlots &- 1)
+        while true {
+            let byte = chunk.slotByte(Int(truncatingIfNeeded: (hash &>> shift) & mask))
+            if byte == 0 { return nil }
+            let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) &- 1)
+            if byte & LiteralChunk.chunkBit == 0 {
+                let entry = StaticPathEntry(pointer)
+                return entry.matches(tail: tail, path: path, length: length) ? entry.node : nil
+            }
+            chunk = LiteralChunk(pointer)
+            if shift == last { break }
+            shift &-= UInt64(LiteralChildren.chunkBits)
+        }
+        for index in 0..<chunk.entryCount {
+            let entry = StaticPathEntry(chunk.entry(index))
+            if entry.matches(tail: tail, path: path, length: length) { return entry.node }
+        }
+        return nil
+    }
+
+    /// Every entry (for the invariants and the dump).
+    var entries: [StaticPathEntry] {
+        var result: [StaticPathEntry] = []
+        forEachBlock { pointer, isEntry in if isEntry { result.append(StaticPathEntry(pointer)) } }
+        return result
+    }
+
+    /// Calls `body` with every block of the map, chunks and entries (`isEntry`), a chunk after
+    /// what it holds, so that `body` may free each.
+    func forEachBlock(_ body: (UnsafeMutableRawPointer, _ isEntry: Bool) -> Void) {
+        guard let root else { return }
+        var stack: [(UnsafeMutableRawPointer, Int)] = [(root, 0)]
+        while let (pointer, level) = stack.popLast() {
+            // The chunk read before `body` sees it: it may free it.
+            for (_, entry, isChunk) in StaticPathsEditor.slots(of: pointer, level: level) {
+                if isChunk { stack.append((entry, level + 1)) } else { body(entry, true) }
+            }
+            body(pointer, false)
+        }
+    }
+
+    /// Frees every block; only when no reader can reach the map.
+    func deallocate() { forEachBlock { pointer, _ in pointer.deallocate() } }
+}
+
+/// One path of ``StaticPaths``: an immutable block.
+///
+///     node (8), length (8), tail (8): the last partial word, hash (8), path bytes, 8 zero bytes
+struct StaticPathEntry {
+    let base: UnsafeMutableRawPointer
+    @inline(__always) init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    @inline(__always) var node: Node { Node(base.load(as: UnsafeMutableRawPointer.self)) }
+    @inline(__always) var length: Int { base.load(fromByteOffset: 8, as: Int.self) }
+    @inline(__always) var tail: UInt64 { base.load(fromByteOffset: 16, as: UInt64.self) }
+    @inline(__always) var hash: UInt64 { base.load(fromByteOffset: 24, as: UInt64.self) }
+    @inline(__always) var bytes: UnsafeRawPointer { UnsafeRawPointer(base + 32) }
+    var path: [UInt8] { Array(UnsafeRawBufferPointer(start: bytes, count: length)) }
+
+    /// Whether this entry's path is the `length` bytes at `path` whose last partial word is
+    /// `tail`: length and last word first, then the whole words.
+    @inline(__always)
+    func matches(tail: UInt64, path: UnsafeRawPointer, length: Int) -> Bool {
+        guard self.length == length && self.tail == tail else { return false }
+        let whole = length & ~7
+        var offset = 0
+        while offset < whole {
+            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != bytes.load(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset &+= 8
+        }
+        return true
+    }
+
+    static func make(path: [UInt8], node: Node) -> StaticPathEntry {
+        let size = 32 + (path.count + 15) & ~7
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        let segment = SegmentHash.segment(path)
+        base.storeBytes(of: node.base, as: UnsafeMutableRawPointer.self)
+        base.storeBytes(of: path.count, toByteOffset: 8, as: Int.self)
+        base.storeBytes(of: segment.tail, toByteOffset: 16, as: UInt64.self)
+        base.storeBytes(of: segment.hash, toByteOffset: 24, as: UInt64.self)
+        path.withUnsafeBytes { (base + 32).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return StaticPathEntry(base)
+    }
+}
+
+/// Writes new versions of a ``StaticPaths`` map (the writer's side), keeping the blocks it
+/// replaced, to free after the grace period, as ``TreeEditor`` does for the tree.
+struct StaticPathsEditor {
+    /// The map being edited: its root chunk (new blocks or the published ones).
+    private(set) var root: UnsafeMutableRawPointer?
+    /// Published blocks this edit replaced.
+    var replaced: [UnsafeMutableRawPointer] = []
+    /// Blocks this edit wrote that a later step of the same edit replaced: freed at once, no
+    /// reader ever saw them.
+    private var scratch: Set<UInt> = []
+
+    init(_ map: StaticPaths) { root = map.root }
+
+    /// The entries and chunks of a chunk: per occupied slot (or, at the collision level, per
+    /// position), the block and whether it is a chunk.
+    static func slots(of pointer: UnsafeMutableRawPointer, level: Int) -> [(slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)] {
+        let chunk = LiteralChunk(pointer)
+        if level >= LiteralChildren.hashLevels {
+            return (0..<chunk.entryCount).map { ($0, chunk.entry($0), false) }
+        }
+        var result: [(slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)] = []
+        for slot in 0..<LiteralChildren.chunkSlots {
+            let byte = chunk.slotByte(slot)
+            guard byte != 0 else { continue }
+            result.append((slot, chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1), byte & LiteralChunk.chunkBit != 0))
+        }
+        return result
+    }
+
+    /// Makes `path` lead to `node` (`nil`: to no node).
+    mutating func set(_ path: [UInt8], to node: Node?) {
+        let hash = SegmentHash.segment(path).hash
+        if let node {
+            let entry = StaticPathEntry.make(path: path, node: node)
+            scratch.insert(UInt(bitPattern: entry.base))
+            root = insert(root, level: 0, hash: hash, entry: entry)
+        } else if let current = root {
+            switch remove(current, level: 0, hash: hash, path: path) {
+            case .unchanged: break
+            case .gone: root = nil
+            case .single(let entry): root = write(level: 0, [(LiteralChildren.slot(StaticPathEntry(entry).hash, level: 0), entry, false)])
+            case .chunk(let chunk): root = chunk
+            }
+        }
+    }
+
+    /// Replaces every block of the map with those of `entries` (a rebuild).
+    mutating func rebuild(_ entries: [(path: [UInt8], node: Node)]) {
+        StaticPaths(root: root).forEachBlock { pointer, _ in retire(pointer) }
+        root = nil
+        for (path, node) in entries { set(path, to: node) }
+    }
+
+    var map: StaticPaths { StaticPaths(root: root) }
+
+    // MARK: The trie
+
+    private mutating func retire(_ block: UnsafeMutableRawPointer) {
+        if scratch.remove(UInt(bitPattern: block)) != nil {
+            block.deallocate()
+        } else {
+            replaced.append(block)
+        }
+    }
+
+    private mutating func write(level: Int, _ slots: [(slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)]) -> UnsafeMutableRawPointer {
+        let size = LiteralChunk.headerSize + 8 * slots.count
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        for (index, (slot, entry, isChunk)) in slots.enumerated() {
+            if level < LiteralChildren.hashLevels {
+                base.storeBytes(of: UInt8(index + 1) | (isChunk ? LiteralChunk.chunkBit : 0), toByteOffset: 16 + slot, as: UInt8.self)
+            }
+            base.storeBytes(of: entry, toByteOffset: LiteralChunk.headerSize + 8 * index, as: UnsafeMutableRawPointer.self)
+        }
+        base.storeBytes(of: Int64.min, as: Int64.self)
+        base.storeBytes(of: UInt32(slots.count), toByteOffset: 8, as: UInt32.self)
+        base.storeBytes(of: UInt32(slots.count), toByteOffset: 12, as: UInt32.self)
+        scratch.insert(UInt(bitPattern: base))
+        return base
+    }
+
+    /// The chunk at `level` (or a new one) with `entry` added, an entry of the same path replaced.
+    private mutating func insert(_ chunk: UnsafeMutableRawPointer?, level: Int, hash: UInt64,
+                                 entry: StaticPathEntry) -> UnsafeMutableRawPointer {
+        var slots = chunk.map { Self.slots(of: $0, level: level) } ?? []
+        if let chunk { retire(chunk) }
+        if level >= LiteralChildren.hashLevels {
+            // Equal hash bits: a list in path order.
+            let path = entry.path
+            if let index = slots.firstIndex(where: { StaticPathEntry($0.entry).path == path }) {
+                retire(slots[index].entry)
+                slots[index].entry = entry.base
+            } else {
+                slots.append((0, entry.base, false))
+                slots.sort { StaticPathEntry($0.entry).path.lexicographicallyPrecedes(StaticPathEntry($1.entry).path) }
+            }
+            return write(level: level, slots.enumerated().map { ($0, $1.entry, false) })
+        }
+        let slot = LiteralChildren.slot(hash, level: level)
+        guard let index = slots.firstIndex(where: { $0.slot == slot }) else {
+            slots.append((slot, entry.base, false))
+            slots.sort { $0.slot < $1.slot }
+            return write(level: level, slots)
+        }
+        let present = slots[index]
+        if present.isChunk {
+            slots[index].entry = insert(present.entry, level: level + 1, hash: hash, entry: entry)
+        } else if StaticPathEntry(present.entry).path == entry.path {
+            retire(present.entry)
+            slots[index].entry = entry.base
+        } else {
+            // Two paths share this slot: a chunk of the next level holds both.
+            let other = StaticPathEntry(present.entry)
+            let below = insert(nil, level: level + 1, hash: other.hash, entry: other)
+            slots[index] = (slot, insert(below, level: level + 1, hash: hash, entry: entry), true)
+        }
+        return write(level: level, slots)
+    }
+
+    private enum Removal {
+        case unchanged, gone
+        /// One entry left, given back to the parent (no chunk holds a single entry but the root).
+        case single(UnsafeMutableRawPointer)
+        case chunk(UnsafeMutableRawPointer)
+    }
+
+    private mutating func remove(_ chunk: UnsafeMutableRawPointer, level: Int, hash: UInt64, path: [UInt8]) -> Removal {
+        var slots = Self.slots(of: chunk, level: level)
+        let index: Int
+        if level >= LiteralChildren.hashLevels {
+            guard let found = slots.firstIndex(where: { StaticPathEntry($0.entry).path == path }) else { return .unchanged }
+            index = found
+            retire(slots[index].entry)
+            slots.remove(at: index)
+        } else {
+            let slot = LiteralChildren.slot(hash, level: level)
+            guard let found = slots.firstIndex(where: { $0.slot == slot }) else { return .unchanged }
+            index = found
+            let present = slots[index]
+            if present.isChunk {
+                switch remove(present.entry, level: level + 1, hash: hash, path: path) {
+                case .unchanged: return .unchanged
+                case .gone: slots.remove(at: index)
+                case .single(let entry): slots[index] = (slot, entry, false)
+                case .chunk(let below): slots[index].entry = below
+                }
+            } else {
+                guard StaticPathEntry(present.entry).path == path else { return .unchanged }
+                retire(present.entry)
+                slots.remove(at: index)
+            }
+        }
+        retire(chunk)
+        if slots.isEmpty { return .gone }
+        if slots.count == 1 && !slots[0].isChunk { return .single(slots[0].entry) }
+        return .chunk(write(level: level, level >= LiteralChildren.hashLevels
+                                ? slots.enumerated().map { ($0, $1.entry, false) } : slots))
+    }
+}
+
+// MARK: Keeping the map with its table
+
+extension StaticPathsEditor {
+    /// Most edited paths looked up again one by one; a larger batch rebuilds the map from the
+    /// tree, once.
+    static let refreshLimit = 256
+
+    /// Brings the map of `old` up to a new version of the global table (`global`, the new root)
+    /// that has `dynamicRoutes` dynamic routes, `edits` (``TreeEditor/staticEdits``) naming the
+    /// static routes added or removed: none while there is a dynamic route; rebuilt from the
+    /// tree when the last one went or a batch was large; else each edited path and its prefixes
+    /// looked up again, since a node on their way may be a new block.
+    mutating func update(from old: TableRoots, global: Node, dynamicRoutes: Int, edits: [[[UInt8]]]) {
+        if dynamicRoutes > 0 {
+            if root != nil { rebuild([]) }
+        } else if old.dynamicRoutes > 0 || edits.count > Self.refreshLimit {
+            rebuild(StaticPaths.paths(below: global))
+        } else {
+            for labels in edits { refresh(labels, global: global) }
+        }
+    }
+
+    /// Looks up every prefix of the path of `labels` in the tree of `global`, and makes the map
+    /// lead it to its node when a route ends there, to none otherwise.
+    private mutating func refresh(_ labels: [[UInt8]], global: Node) {
+        var node: Node? = global
+        var path: [UInt8] = []
+        for label in labels {
+            path.append(UInt8(ascii: "/"))
+            path += label
+            node = node.flatMap { StaticPaths.child(of: $0, label) }
+            let target = node.flatMap { $0.terminalCount > 0 ? $0 : nil }
+            let segment = SegmentHash.segment(path)
+            let present = path.withUnsafeBytes {
+                map.node(hash: segment.hash, tail: segment.tail, path: $0.baseAddress!, length: $0.count)
+            }
+            if present?.base != target?.base { set(path, to: target) }
+        }
+    }
+}
+
+extension StaticPaths {
+    /// Every node of a tree without dynamic routes where a route ends, with its path.
+    static func paths(below root: Node) -> [(path: [UInt8], node: Node)] {
+        var result: [(path: [UInt8], node: Node)] = []
+        var stack: [(node: Node, path: [UInt8])] = [(root, [])]
+        while let (node, path) = stack.popLast() {
+            if !path.isEmpty && node.terminalCount > 0 { result.append((path, node)) }
+            node.forEachLiteral { child in stack.append((child, path + [UInt8(ascii: "/")] + child.labelBytes)) }
+        }
+        return result
+    }
+
+    /// The literal child of `node` labelled `label`, found as a walk finds it.
+    static func child(of node: Node, _ label: [UInt8]) -> Node? {
+        guard node.literalCount > 0 else { return nil }
+        // Padded, so that the lookup may load whole words past the label.
+        let padded = label + [UInt8](repeating: 0, count: 8)
+        return padded.withUnsafeBufferPointer {
+            node.literalChild(in: $0.baseAddress!, start: 0, end: label.count, readable: padded.count)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+@testable import FastRouter
+import Testing
+
+/// The static path map (docs/ARCHITECTURE.md, "Static paths"): a global table without dynamic
+/// routes is looked up by its whole path, with the answers the walk gives, and the map follows
+/// every change of the table: kept while no route is dynamic, dropped by the first dynamic route
+/// and rebuilt when the last one goes.
+@Suite struct StaticPathsTests {
+    private static func published(_ router: Router<Int>) -> TableRoots { router.core.tables.published }
+
+    private static func paths(_ router: Router<Int>) -> Set<String> {
+        Set(published(router).staticPaths.entries.map { String(decoding: $0.path, as: UTF8.self) })
+    }
+
+    @Test func theMapFollowsTheTable() throws {
+        let router = Router<Int>()
+        try router.add("/a", id: 1, value: 1)
+        try router.add("/a/b/c", id: 2, value: 2)
+        try router.add("/x/y", id: 3, value: 3)
+        #expect(Self.paths(router) == ["/a", "/a/b/c", "/x/y"])
+        router.core.checkInvariants()
+        #expect(try router.match("/a/b/c")?.value == 2)
+        #expect(try router.match("/a/b") == nil)
+        #expect(try router.match("/a/b/c/d") == nil)
+
+        // A dynamic route: no map, the walk answers.
+        try router.add("/a/:id", id: 4, value: 4)
+        #expect(Self.published(router).dynamicRoutes == 1)
+        #expect(Self.published(router).staticPaths.root == nil)
+        router.core.checkInvariants()
+        #expect(try router.match("/a/b")?.value == 4)
+        #expect(try router.match("/a/b/c")?.value == 2)
+
+        // The last dynamic route gone: the map is built again from the tree.
+        router.remove(id: 4)
+        #expect(Self.published(router).dynamicRoutes == 0)
+        #expect(Self.paths(router) == ["/a", "/a/b/c", "/x/y"])
+        router.core.checkInvariants()
+        #expect(try router.match("/a/b") == nil)
+
+        // A route below an existing one writes a new block for it: the map follows.
+        try router.add("/a/z", id: 5, value: 5)
+        #expect(try router.match("/a")?.value == 1)
+        #expect(try router.match("/a/z")?.value == 5)
+        router.remove(id: 1)
+        #expect(Self.paths(router) == ["/a/b/c", "/a/z", "/x/y"])
+        router.core.checkInvariants()
+        #expect(try router.match("/a") == nil)
+        for id: UInt64 in [2, 3, 5] { router.remove(id: id) }
+        #expect(Self.published(router).staticPaths.root == nil)
+        #expect(try router.match("/x/y") == nil)
+        router.core.checkInvariants()
+    }
+
+    /// Routes of one path are weighed as at the walk's end: priority, then registration; methods
+    /// (405 and HEAD served by GET); hosts; a decline steps to the next route of the path.
+    @Test func routesOfOnePathAreWeighedAsTheWalkWeighsThem() throws {
+        let router = Router<Int>()
+        try router.add("/p", id: 1, value: 1)
+        try router.add("/p", priority: 1, id: 2, value: 2)
+        try router.add("/m", methods: [.get], id: 3, value: 3)
+        try router.add("/m", methods: [.post], id: 4, value: 4)
+        try router.add("https://api.example.com/h", id: 5, value: 5)
+        try router.add("/h", id: 6, value: 6)
+        #expect(Self.published(router).dynamicRoutes == 0)
+        #expect(try router.match("/p")?.value == 2)
+        let matcher = Matcher(router: router)
+        #expect(try matcher.match("/p"))
+        #expect(matcher.value == 2)
+        #expect(matcher.next())
+        #expect(matcher.value == 1)
+        #expect(!matcher.next())
+        guard case .matched(let post) = try router.match("/m", method: .post) else {
+            Issue.record("POST /m")
+            return
+        }
+        #expect(post.value == 4)
+        guard case .matched(let head) = try router.match("/m", method: .head) else {
+            Issue.record("HEAD /m")
+            return
+        }
+        #expect(head.value == 3)
+        guard case .methodNotAllowed(let allowed) = try router.match("/m", method: .delete) else {
+            Issue.record("DELETE /m")
+            return
+        }
+        #expect(allowed.contains(.get) && allowed.contains(.post))
+        #expect(try router.match("https://api.example.com/h")?.value == 5)
+        #expect(try router.match("/h")?.value == 6)
+    }
+
+    /// The map holds a path as the walk compares it: a decoded `/` in a literal is not a
+    /// separator, and the case-insensitive option walks the tree instead.
+    @Test func encodedAndFoldedPaths() throws {
+        let router = Router<Int>()
+        try router.add("/a%2Fb", id: 1, value: 1)
+        try router.add("/a/b", id: 2, value: 2)
+        #expect(try router.match("/a%2Fb")?.value == 1)
+        #expect(try router.match("/a/b")?.value == 2)
+        #expect(try router.match("/a%2fb")?.value == 1)
+        var options = RouterOptions()
+        options.caseInsensitivePaths = true
+        let folded = Router<Int>(options: options)
+        try folded.add("/Docs/Intro", id: 1, value: 1)
+        #expect(try folded.match("/docs/INTRO")?.value == 1)
+    }
+
+    /// A batch larger than the refresh limit rebuilds the map once; single adds and removals on
+    /// a large table keep it.
+    @Test func largeBatchesAndLargeTables() throws {
+        let router = Router<Int>()
+        let count = StaticPathsEditor.refreshLimit * 3
+        try router.add(contentsOf: (0..<count).map { Route("/s/\($0 % 7)/r\($0)", id: UInt64($0 + 1), value: $0) })
+        #expect(Self.published(router).staticPaths.entries.count == count)
+        router.core.checkInvariants()
+        for index in stride(from: 0, to: count, by: 37) {
+            #expect(try router.match("/s/\(index % 7)/r\(index)")?.value == index)
+        }
+        try router.add("/s/1/extra", id: 10_000, value: -1)
+        router.remove(id: 5)
+        #expect(Self.published(router).staticPaths.entries.count == count)
+        #expect(try router.match("/s/1/extra")?.value == -1)
+        #expect(try router.match("/s/4/r4") == nil)
+        router.core.checkInvariants()
+    }
+}
