@@ -380,12 +380,22 @@ struct Walker {
     /// The URL ends at `node`: the routes ending here, then the wildcards matching nothing.
     @inline(__always)
     private func atEnd(_ node: Node) {
-        let terminals = node.terminalCount
-        for index in 0..<terminals { consider(node.terminalAddress(at: index), extra: nil) }
+        // The terminals, then the wildcards, lie side by side: walked by pointer, since a
+        // candidate's bookkeeping writes memory the compiler cannot tell from the node's.
+        var terminal = node.terminalAddress(at: 0)
+        let terminalsEnd = terminal + node.terminalCount
+        while terminal < terminalsEnd {
+            consider(terminal, extra: nil)
+            terminal += 1
+        }
         let wildcards = node.wildcardCount
         if wildcards != 0 {
             let empty = Capture(start: Int32(truncatingIfNeeded: input.end), length: 0)
-            for index in terminals..<(terminals &+ wildcards) { consider(node.terminalAddress(at: index), extra: empty) }
+            let wildcardsEnd = terminal + wildcards
+            while terminal < wildcardsEnd {
+                consider(terminal, extra: empty)
+                terminal += 1
+            }
         }
     }
 
