@@ -33,10 +33,14 @@ struct TreeEditor {
     /// Routes with a dynamic segment or a wildcard this edit added to the global table, less
     /// those it removed (see ``TableRoots/dynamicRoutes``).
     var dynamicDelta = 0
+    /// Whether the published version has a ``StaticPaths`` map, which this edit's static paths
+    /// must then be looked up for again.
+    private let keepsStaticPaths: Bool
     /// During ``freeze()``: each edited node's block once written (`nil` inside: dropped).
     private var frozen: [Node??] = []
 
     init(_ tables: TableRoots) {
+        keepsStaticPaths = tables.dynamicRoutes == 0
         roots = [(nil, .published(tables.global))]
         for index in 0..<tables.schemeCount {
             let entry = tables.scheme(at: index)
@@ -103,19 +107,25 @@ struct TreeEditor {
         return true
     }
 
-    /// Notes an expansion of the global table added or removed, for ``StaticPaths``.
+    /// Notes an expansion of the global table added or removed, for ``StaticPaths``: a static
+    /// one's labels only while the table has a map to keep (with dynamic routes there is none,
+    /// and one is rebuilt from the tree if they all go).
     private mutating func note(_ variant: RouteVariant, added: Bool) {
-        var labels: [[UInt8]] = []
-        for step in variant.steps {
+        let isStatic = variant.steps.allSatisfy { step in
             switch step {
-            case .literal(let label): labels.append(label)
-            case .end: continue
-            default:
-                dynamicDelta += added ? 1 : -1
-                return
+            case .literal, .end: return true
+            default: return false
             }
         }
-        staticEdits.append(labels)
+        guard isStatic else {
+            dynamicDelta += added ? 1 : -1
+            return
+        }
+        guard keepsStaticPaths else { return }
+        staticEdits.append(variant.steps.compactMap { step in
+            if case .literal(let label) = step { return label }
+            return nil
+        })
     }
 
     /// Removes the expansion of route `record` that `variant` describes; returns its terminal.
