@@ -96,6 +96,30 @@ struct LiteralChunk: BitwiseCopyable {
         return LiteralChunk(base)
     }
 
+    /// The entry below this chunk (the root of a trie) whose hash is `hash` and that `matches`
+    /// confirms: 6 bits of the hash a level, from the top, then the collision list of equal
+    /// hashes. Inlined into each caller with its `matches`, so a lookup makes no call for it.
+    @inline(__always)
+    func find(hash: UInt64, _ matches: (UnsafeMutableRawPointer) -> Bool) -> UnsafeMutableRawPointer? {
+        var chunk = self
+        // The level's shift runs down from the top bits (``LiteralChildren/shift(_:)``), the
+        // loop's only counter.
+        var shift = LiteralChildren.shift(0)
+        let last = LiteralChildren.shift(LiteralChildren.hashLevels &- 1)
+        let mask = UInt64(LiteralChildren.chunkSlots &- 1)
+        while true {
+            let byte = chunk.slotByte(Int(truncatingIfNeeded: (hash &>> shift) & mask))
+            if byte == 0 { return nil }
+            let pointer = chunk.entry(Int(byte & ~Self.chunkBit) &- 1)
+            if byte & Self.chunkBit == 0 { return matches(pointer) ? pointer : nil }
+            chunk = LiteralChunk(pointer)
+            if shift == last { break }
+            shift &-= UInt64(LiteralChildren.chunkBits)
+        }
+        for index in 0..<chunk.entryCount where matches(chunk.entry(index)) { return chunk.entry(index) }
+        return nil
+    }
+
     /// Every entry with its slot (at the collision level, its position).
     func entries(level: Int) -> [(slot: Int, entry: FrozenChunkEntry)] {
         if level >= LiteralChildren.hashLevels {
@@ -286,32 +310,10 @@ extension Node {
     @inline(never)
     private func chunkedChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
         let segment = SegmentHash.hash(bytes, from: start, end: end, readable: readable)
-        let hash = segment.hash, tail = segment.tail, length = end &- start
+        let tail = segment.tail, length = end &- start
         let path = UnsafeRawPointer(bytes + start)
-        var chunk = rootChunk
-        // The level's shift runs down from the top bits (``LiteralChildren/shift(_:)``), the
-        // loop's only counter.
-        var shift = LiteralChildren.shift(0)
-        let last = LiteralChildren.shift(LiteralChildren.hashLevels &- 1)
-        let mask = UInt64(LiteralChildren.chunkSlots &- 1)
-        while true {
-            let byte = chunk.slotByte(Int(truncatingIfNeeded: (hash &>> shift) & mask))
-            if byte == 0 { return nil }
-            let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) &- 1)
-            if byte & LiteralChunk.chunkBit == 0 {
-                let child = Node(pointer)
-                return child.labelMatches(tail: tail, length: length, path: path) ? child : nil
-            }
-            chunk = LiteralChunk(pointer)
-            if shift == last { break }
-            shift &-= UInt64(LiteralChildren.chunkBits)
-        }
-        // Children whose hash bits are all equal.
-        for index in 0..<chunk.entryCount {
-            let child = Node(chunk.entry(index))
-            if child.labelMatches(tail: tail, length: length, path: path) { return child }
-        }
-        return nil
+        return rootChunk.find(hash: segment.hash) { Node($0).labelMatches(tail: tail, length: length, path: path) }
+            .map(Node.init)
     }
 
     /// Whether this node's label is the segment of `length` bytes at `path` whose last partial

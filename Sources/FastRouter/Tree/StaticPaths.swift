@@ -22,27 +22,9 @@ struct StaticPaths {
     /// `tail`: their last partial word), if a route ends there.
     @inline(__always)
     func node(hash: UInt64, tail: UInt64, path: UnsafeRawPointer, length: Int) -> Node? {
-        guard var chunk = root.map(LiteralChunk.init) else { return nil }
-        var shift = LiteralChildren.shift(0)
-        let last = LiteralChildren.shift(LiteralChildren.hashLevels &- 1)
-        let mask = UInt64(LiteralChildren.chunkSlots &- 1)
-        while true {
-            let byte = chunk.slotByte(Int(truncatingIfNeeded: (hash &>> shift) & mask))
-            if byte == 0 { return nil }
-            let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) &- 1)
-            if byte & LiteralChunk.chunkBit == 0 {
-                let entry = StaticPathEntry(pointer)
-                return entry.matches(tail: tail, path: path, length: length) ? entry.node : nil
-            }
-            chunk = LiteralChunk(pointer)
-            if shift == last { break }
-            shift &-= UInt64(LiteralChildren.chunkBits)
-        }
-        for index in 0..<chunk.entryCount {
-            let entry = StaticPathEntry(chunk.entry(index))
-            if entry.matches(tail: tail, path: path, length: length) { return entry.node }
-        }
-        return nil
+        guard let root else { return nil }
+        return LiteralChunk(root).find(hash: hash) { StaticPathEntry($0).matches(tail: tail, path: path, length: length) }
+            .map { StaticPathEntry($0).node }
     }
 
     /// Every entry (for the invariants and the dump).
