@@ -4,8 +4,9 @@
 /// - A small node (up to ``inlineLimit`` children) keeps an index in its own block: a tag byte
 ///   per child (``SegmentHash/tag(head:length:)``, from the label's first word and length, so
 ///   the walk hashes no segment at a small node) in blocks of 16, each compared at once with one
-///   vector compare, then the children's addresses. A tag that matches is confirmed on the child's label: its length and last word
-///   (all of a label shorter than 8 bytes), then its whole words.
+///   vector compare, then the children's addresses. A tag that matches is confirmed on the
+///   child's label: its length and last word (all of a label shorter than 8 bytes), then its
+///   whole words.
 /// - A large node keeps a hash-array-mapped trie of 64-way ``LiteralChunk``s: each level takes 6
 ///   bits of the hash, from the top. An add copies one chunk per level, never the whole fan-out,
 ///   so a node with 65 536 children costs a few chunks per change; a path copy shares every other
@@ -66,29 +67,41 @@ struct LiteralChunk: BitwiseCopyable {
     static let headerSize = 16 + LiteralChildren.chunkSlots
     static let chunkBit: UInt8 = 0x80
 
+    /// An entry as the block holds it: its slot (at the collision level, its position), its
+    /// block, and whether that is a chunk of the next level.
+    typealias RawSlot = (slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)
+
     /// A new block. `slots`: per occupied slot in order (or the collision list), a child or a chunk.
     static func make(level: Int, slots: [(slot: Int, entry: FrozenChunkEntry)]) -> LiteralChunk {
+        var count = 0
+        var maxKey = Int64.min
+        let raw: [RawSlot] = slots.map { slot, entry in
+            switch entry {
+            case .child(let node):
+                count += 1
+                maxKey = max(maxKey, node.maxKey)
+                return (slot, node.base, false)
+            case .chunk(let chunk):
+                count += chunk.count
+                maxKey = max(maxKey, chunk.maxKey)
+                return (slot, chunk.base, true)
+            }
+        }
+        return write(level: level, raw, count: count, maxKey: maxKey)
+    }
+
+    /// A new block holding `slots` (in slot order, or the collision list), with `count` and
+    /// `maxKey` for its header: the layout every chunk trie shares (a large node's children,
+    /// ``StaticPaths``).
+    static func write(level: Int, _ slots: [RawSlot], count: Int, maxKey: Int64) -> LiteralChunk {
         let size = headerSize + 8 * slots.count
         let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        var count = 0
-        var maxKey = Int64.min
-        for (index, (slot, entry)) in slots.enumerated() {
-            let pointer: UnsafeMutableRawPointer
-            var byte = UInt8(index + 1)
-            switch entry {
-            case .child(let node):
-                pointer = node.base
-                count += 1
-                maxKey = max(maxKey, node.maxKey)
-            case .chunk(let chunk):
-                pointer = chunk.base
-                byte |= chunkBit
-                count += chunk.count
-                maxKey = max(maxKey, chunk.maxKey)
+        for (index, (slot, entry, isChunk)) in slots.enumerated() {
+            if level < LiteralChildren.hashLevels {
+                base.storeBytes(of: UInt8(index + 1) | (isChunk ? chunkBit : 0), toByteOffset: 16 + slot, as: UInt8.self)
             }
-            if level < LiteralChildren.hashLevels { base.storeBytes(of: byte, toByteOffset: 16 + slot, as: UInt8.self) }
-            base.storeBytes(of: pointer, toByteOffset: headerSize + 8 * index, as: UnsafeMutableRawPointer.self)
+            base.storeBytes(of: entry, toByteOffset: headerSize + 8 * index, as: UnsafeMutableRawPointer.self)
         }
         base.storeBytes(of: maxKey, as: Int64.self)
         base.storeBytes(of: UInt32(count), toByteOffset: 8, as: UInt32.self)
@@ -122,15 +135,19 @@ struct LiteralChunk: BitwiseCopyable {
 
     /// Every entry with its slot (at the collision level, its position).
     func entries(level: Int) -> [(slot: Int, entry: FrozenChunkEntry)] {
+        slots(level: level).map { slot, entry, isChunk in (slot, isChunk ? .chunk(LiteralChunk(entry)) : .child(Node(entry))) }
+    }
+
+    /// Every entry as the block holds it (see ``RawSlot``).
+    func slots(level: Int) -> [RawSlot] {
         if level >= LiteralChildren.hashLevels {
-            return (0..<entryCount).map { ($0, .child(Node(entry($0)))) }
+            return (0..<entryCount).map { ($0, entry($0), false) }
         }
-        var result: [(slot: Int, entry: FrozenChunkEntry)] = []
+        var result: [RawSlot] = []
         for slot in 0..<LiteralChildren.chunkSlots {
             let byte = slotByte(slot)
             guard byte != 0 else { continue }
-            let pointer = entry(Int(byte & ~Self.chunkBit) - 1)
-            result.append((slot, byte & Self.chunkBit != 0 ? .chunk(LiteralChunk(pointer)) : .child(Node(pointer))))
+            result.append((slot, entry(Int(byte & ~Self.chunkBit) - 1), byte & Self.chunkBit != 0))
         }
         return result
     }

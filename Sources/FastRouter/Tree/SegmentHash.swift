@@ -8,8 +8,9 @@
 /// with the same words and mix, so both always agree.
 ///
 /// The mix is FxHash's (rotate, xor a word, multiply): a multiply carries every input bit
-/// upwards, so the top bits, which the chunk levels read first, depend on every byte. It is not meant to resist chosen routes (routes come from the application; URLs only
-/// ever cost one walk); equal hashes just share a collision list.
+/// upwards, so the top bits, which the chunk levels read first, depend on every byte. It is not
+/// meant to resist chosen routes (routes come from the application; URLs only ever cost one
+/// walk); equal hashes just share a collision list. ``StaticPaths`` hashes whole paths with it.
 enum SegmentHash {
     static let multiplier: UInt64 = 0x517C_C1B7_2722_0A95
 
@@ -32,8 +33,8 @@ enum SegmentHash {
         UInt8(truncatingIfNeeded: ((head ^ UInt64(truncatingIfNeeded: length)) &* multiplier) &>> 56) | 1
     }
 
-    /// The hash of the segment `[start, end)` of `bytes` (it holds no `/`; the walk found its
-    /// end, see ``WalkInput/slashes``), and its last partial word: its whole words, then its last
+    /// The hash of the segment `[start, end)` of `bytes` (the walk found its end, see
+    /// ``WalkInput/slashes``; or a whole path, for ``StaticPaths``), and its last partial word: its whole words, then its last
     /// 0 to 7 bytes (``tailWord``). `readable`: bytes at `bytes` that may be loaded (at least
     /// `end`). The same as ``of(_:)`` for the same bytes.
     @inline(__always)

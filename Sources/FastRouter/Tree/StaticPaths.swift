@@ -27,7 +27,7 @@ struct StaticPaths {
             .map { StaticPathEntry($0).node }
     }
 
-    /// Every entry (for the invariants and the dump).
+    /// Every entry (for the invariants and the tests).
     var entries: [StaticPathEntry] {
         var result: [StaticPathEntry] = []
         forEachBlock { pointer, isEntry in if isEntry { result.append(StaticPathEntry(pointer)) } }
@@ -41,7 +41,7 @@ struct StaticPaths {
         var stack: [(UnsafeMutableRawPointer, Int)] = [(root, 0)]
         while let (pointer, level) = stack.popLast() {
             // The chunk read before `body` sees it: it may free it.
-            for (_, entry, isChunk) in StaticPathsEditor.slots(of: pointer, level: level) {
+            for (_, entry, isChunk) in LiteralChunk(pointer).slots(level: level) {
                 if isChunk { stack.append((entry, level + 1)) } else { body(entry, true) }
             }
             body(pointer, false)
@@ -109,22 +109,6 @@ struct StaticPathsEditor {
 
     init(_ map: StaticPaths) { root = map.root }
 
-    /// The entries and chunks of a chunk: per occupied slot (or, at the collision level, per
-    /// position), the block and whether it is a chunk.
-    static func slots(of pointer: UnsafeMutableRawPointer, level: Int) -> [(slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)] {
-        let chunk = LiteralChunk(pointer)
-        if level >= LiteralChildren.hashLevels {
-            return (0..<chunk.entryCount).map { ($0, chunk.entry($0), false) }
-        }
-        var result: [(slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)] = []
-        for slot in 0..<LiteralChildren.chunkSlots {
-            let byte = chunk.slotByte(slot)
-            guard byte != 0 else { continue }
-            result.append((slot, chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1), byte & LiteralChunk.chunkBit != 0))
-        }
-        return result
-    }
-
     /// Makes `path` lead to `node` (`nil`: to no node).
     mutating func set(_ path: [UInt8], to node: Node?) {
         let hash = SegmentHash.segment(path).hash
@@ -161,19 +145,11 @@ struct StaticPathsEditor {
         }
     }
 
-    private mutating func write(level: Int, _ slots: [(slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)]) -> UnsafeMutableRawPointer {
-        let size = LiteralChunk.headerSize + 8 * slots.count
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        for (index, (slot, entry, isChunk)) in slots.enumerated() {
-            if level < LiteralChildren.hashLevels {
-                base.storeBytes(of: UInt8(index + 1) | (isChunk ? LiteralChunk.chunkBit : 0), toByteOffset: 16 + slot, as: UInt8.self)
-            }
-            base.storeBytes(of: entry, toByteOffset: LiteralChunk.headerSize + 8 * index, as: UnsafeMutableRawPointer.self)
-        }
-        base.storeBytes(of: Int64.min, as: Int64.self)
-        base.storeBytes(of: UInt32(slots.count), toByteOffset: 8, as: UInt32.self)
-        base.storeBytes(of: UInt32(slots.count), toByteOffset: 12, as: UInt32.self)
+    /// A new chunk (see ``LiteralChunk/write(level:_:count:maxKey:)``), unpublished until the
+    /// edit is: its header counts the entries below it (no key: entries hold no routes).
+    private mutating func write(level: Int, _ slots: [LiteralChunk.RawSlot]) -> UnsafeMutableRawPointer {
+        let count = slots.reduce(0) { $0 + ($1.isChunk ? LiteralChunk($1.entry).count : 1) }
+        let base = LiteralChunk.write(level: level, slots, count: count, maxKey: Int64.min).base
         scratch.insert(UInt(bitPattern: base))
         return base
     }
@@ -181,7 +157,7 @@ struct StaticPathsEditor {
     /// The chunk at `level` (or a new one) with `entry` added, an entry of the same path replaced.
     private mutating func insert(_ chunk: UnsafeMutableRawPointer?, level: Int, hash: UInt64,
                                  entry: StaticPathEntry) -> UnsafeMutableRawPointer {
-        var slots = chunk.map { Self.slots(of: $0, level: level) } ?? []
+        var slots = chunk.map { LiteralChunk($0).slots(level: level) } ?? []
         if let chunk { retire(chunk) }
         if level >= LiteralChildren.hashLevels {
             // Equal hash bits: a list in path order.
@@ -224,7 +200,7 @@ struct StaticPathsEditor {
     }
 
     private mutating func remove(_ chunk: UnsafeMutableRawPointer, level: Int, hash: UInt64, path: [UInt8]) -> Removal {
-        var slots = Self.slots(of: chunk, level: level)
+        var slots = LiteralChunk(chunk).slots(level: level)
         let index: Int
         if level >= LiteralChildren.hashLevels {
             guard let found = slots.firstIndex(where: { StaticPathEntry($0.entry).path == path }) else { return .unchanged }
