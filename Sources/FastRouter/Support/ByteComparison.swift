@@ -10,8 +10,9 @@ enum ByteComparison {
                                 folded: Bool) -> Int? {
         let left = UnsafeRawPointer(lhs)
         let right = UnsafeRawPointer(rhs)
+        let whole = count & ~7
         var index = 0
-        while index &+ 8 <= count {
+        while index < whole {
             var a = left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             var b = right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             if folded {

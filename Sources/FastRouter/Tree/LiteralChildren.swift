@@ -340,15 +340,6 @@ extension Node {
     func labelMatches(tail: UInt64, length: Int, path: UnsafeRawPointer) -> Bool {
         guard labelTail == tail && labelLength == length else { return false }
         if length < 8 { return true }
-        let key = UnsafeRawPointer(label)
-        let whole = length & ~7
-        var offset = 0
-        while offset < whole {
-            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != key.load(fromByteOffset: offset, as: UInt64.self) {
-                return false
-            }
-            offset &+= 8
-        }
-        return true
+        return ByteComparison.wholeWordsEqual(path.assumingMemoryBound(to: UInt8.self), label, length, folded: false) != nil
     }
 }

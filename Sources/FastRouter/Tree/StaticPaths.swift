@@ -71,15 +71,8 @@ struct StaticPathEntry {
     @inline(__always)
     func matches(tail: UInt64, path: UnsafeRawPointer, length: Int) -> Bool {
         guard self.length == length && self.tail == tail else { return false }
-        let whole = length & ~7
-        var offset = 0
-        while offset < whole {
-            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != bytes.load(fromByteOffset: offset, as: UInt64.self) {
-                return false
-            }
-            offset &+= 8
-        }
-        return true
+        return ByteComparison.wholeWordsEqual(path.assumingMemoryBound(to: UInt8.self), bytes.assumingMemoryBound(to: UInt8.self),
+                                              length, folded: false) != nil
     }
 
     static func make(path: [UInt8], node: Node) -> StaticPathEntry {
