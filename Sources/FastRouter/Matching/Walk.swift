@@ -21,7 +21,7 @@ struct WalkInput {
     var hostLength: Int
     /// Where the bytes of a window of the path, from ``slashBase`` up to ``slashLimit`` (at most
     /// 64 bytes), are `/`: bit i for byte `slashBase + i`. A segment's end is then one bit
-    /// search (``Walker/segmentEnd(from:)``). The plain-path scan leaves the window of a
+    /// search (``Walker/slashes(after:)``). The plain-path scan leaves the window of a
     /// path's first 64 bytes (``ScratchState/scanPlainPath(_:_:)``); any other input starts
     /// with an empty one, and the walk fills a window where it needs one
     /// (``searchSegmentEnd(from:)``).
@@ -217,7 +217,7 @@ struct Walker {
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
     /// never tests ``WalkInput/foldLimit``.
     ///
-    /// One segment per turn: find its end (``segmentEnd(from:)``), then, at a node with literal
+    /// One segment per turn: find its end (``slashes(after:)``), then, at a node with literal
     /// children, its hash (``SegmentHash/hash(_:from:end:readable:)``) and its child by it. A node
     /// with nothing dynamic goes on to that child without recursion; one with branches tries
     /// them (``visitBranches``), and goes on to the placeholder child, when that is the last
@@ -226,6 +226,7 @@ struct Walker {
     private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ mode: Mode.Type) {
         var node = start
         var position = position
+        var ahead = slashes(after: position)
         while true {
             if position == input.end {
                 atEnd(node)
@@ -234,9 +235,16 @@ struct Walker {
             let flags = node.flags
             if flags & Node.leafFlag != 0 { return }
             let start = position &+ 1
-            // The segment's end; its hash only when a literal child needs it (a placeholder's
-            // value needs none).
-            let end = segmentEnd(from: start)
+            // The segment's end: the next `/` the window shows, else the end of the path or a
+            // search past the window.
+            let end: Int
+            if ahead != 0 {
+                let length = ahead.trailingZeroBitCount
+                end = start &+ length
+                ahead = (ahead &>> UInt64(truncatingIfNeeded: length)) &>> 1
+            } else {
+                end = segmentEndPastWindow(from: start, ahead: &ahead)
+            }
             let next: Node?
             if Mode.folds && position < input.foldLimit {
                 next = visitBranches(node, position, end, literal: nil, folded: true, mode)
@@ -278,19 +286,37 @@ struct Walker {
         atEnd(node)
     }
 
-    /// Where the segment that starts at `start` ends: one bit search in the input's window of
-    /// `/` positions when it covers the segment, else a search that moves the window.
+    /// The `/` positions the input's window shows after `position`: bit i for byte
+    /// `position + 1 + i` (0 when the window does not reach past it). A walk takes each
+    /// segment's end from them with one bit search, and shifts them on.
     @inline(__always)
-    private func segmentEnd(from start: Int) -> Int {
+    private func slashes(after position: Int) -> UInt64 {
+        let input = state.pointee.input
+        let offset = position &+ 1 &- input.slashBase
+        guard UInt(bitPattern: offset) < UInt(bitPattern: input.slashLimit &- input.slashBase) else { return 0 }
+        return input.slashes &>> UInt64(truncatingIfNeeded: offset)
+    }
+
+    /// Where the segment that starts at `start` ends when the walk's own bits (`ahead`) show no
+    /// `/` after it: the input's window may have moved since they were taken (a branch searched
+    /// past it), so it is read again; the path's end when it reaches that far; else a search that
+    /// moves the window. Leaves in `ahead` the `/` positions it shows after the segment.
+    @inline(__always)
+    private func segmentEndPastWindow(from start: Int, ahead: inout UInt64) -> Int {
         let input = state.pointee.input
         let offset = start &- input.slashBase
         if UInt(bitPattern: offset) < UInt(bitPattern: input.slashLimit &- input.slashBase) {
-            // The only `/` at or past `end` is a dropped trailing one, at `end`.
-            let ahead = input.slashes &>> UInt64(truncatingIfNeeded: offset)
-            if ahead != 0 { return start &+ ahead.trailingZeroBitCount }
+            let bits = input.slashes &>> UInt64(truncatingIfNeeded: offset)
+            if bits != 0 {
+                let length = bits.trailingZeroBitCount
+                ahead = (bits &>> UInt64(truncatingIfNeeded: length)) &>> 1
+                return start &+ length
+            }
             if input.end <= input.slashLimit { return input.end }
         }
-        return state.pointee.input.searchSegmentEnd(from: start)
+        let end = state.pointee.input.searchSegmentEnd(from: start)
+        ahead = slashes(after: end)
+        return end
     }
 
     /// Tries what may follow `node` for the segment after `position` (its `/`), best rank first
@@ -423,14 +449,7 @@ struct Walker {
             return
         }
         if state.pointee.collecting {
-            let start = state.pointee.collectedCaptures.count
-            let count = state.pointee.captureCount
-            if count != 0 {
-                let out = state.pointee.collectedCaptures.extend(by: count)
-                out.update(from: state.pointee.captures, count: count)
-            }
-            if let extra { state.pointee.collectedCaptures.append(extra) }
-            state.pointee.collected.append(CollectedCandidate(terminal: terminal.pointee, table: table, captureStart: start))
+            collect(terminal, extra: extra)
             return
         }
         if let best = state.pointee.best {
@@ -445,6 +464,20 @@ struct Walker {
         if count != 0 { Self.copyCaptures(count, from: state.pointee.captures, to: state.pointee.bestCaptures) }
         if let extra { state.pointee.bestCaptures[count] = extra }
         state.pointee.version &+= 1
+    }
+
+    /// Appends a candidate of a full walk (see ``WalkState/collecting``) with its captures. Out
+    /// of the way of ``consider(_:extra:)``, which every lookup runs.
+    @inline(never)
+    private func collect(_ terminal: UnsafePointer<Terminal>, extra: Capture?) {
+        let start = state.pointee.collectedCaptures.count
+        let count = state.pointee.captureCount
+        if count != 0 {
+            let out = state.pointee.collectedCaptures.extend(by: count)
+            out.update(from: state.pointee.captures, count: count)
+        }
+        if let extra { state.pointee.collectedCaptures.append(extra) }
+        state.pointee.collected.append(CollectedCandidate(terminal: terminal.pointee, table: table, captureStart: start))
     }
 
     /// True when `lhs` comes before `rhs` for a URL both match: priority and host rank, segment

@@ -4,9 +4,9 @@
 /// - A small node (up to ``inlineLimit`` children) keeps an index in its own block: a tag byte
 ///   per child (``SegmentHash/tag(head:length:)``, from the label's first word and length, so
 ///   the walk hashes no segment at a small node) in blocks of 16, each compared at once with one
-///   vector compare, then the children's addresses. A tag that matches is confirmed on the
-///   child's label: its length and last word (all of a label shorter than 8 bytes), then its
-///   whole words.
+///   vector compare; the children's addresses follow the first block, the later blocks follow
+///   them. A tag that matches is confirmed on the child's label: its length and first word (all
+///   of a label of up to 8 bytes), then the rest.
 /// - A large node keeps a hash-array-mapped trie of 64-way ``LiteralChunk``s: each level takes 6
 ///   bits of the hash, from the top. An add copies one chunk per level, never the whole fan-out,
 ///   so a node with 65 536 children costs a few chunks per change; a path copy shares every other
@@ -22,9 +22,16 @@ enum LiteralChildren {
     static let inlineLimit = 64
     /// Tags a block holds, compared at once.
     static let tagBlock = 16
-    /// Bytes of tags an index of `count` children takes: whole blocks, unused tags 0. The
-    /// children's addresses follow.
+    /// Bytes of tags an index of `count` children takes: whole blocks, unused tags 0.
     @inline(__always) static func tagBytes(_ count: Int) -> Int { (count &+ 15) & ~15 }
+    /// Where tag `index` of an index of `count` children lies, from the index's start: the first
+    /// block, then the children's addresses (at a fixed place, where the walk finds them without
+    /// reading the count), then the later blocks.
+    @inline(__always) static func tagOffset(_ index: Int, count: Int) -> Int {
+        index < tagBlock ? index : index &+ 8 &* count
+    }
+    /// Where child `index`'s address lies, from the index's start: after the first block of tags.
+    @inline(__always) static func childOffset(_ index: Int) -> Int { tagBlock &+ 8 &* index }
     /// Hash bits a chunk level takes, and so its slots: 64 a chunk, so that a node of a few dozen
     /// children (a site's first level) is mostly one level deep, and 12 000 (the first level of
     /// a million routes) three.
@@ -222,10 +229,10 @@ enum FrozenLiterals {
         switch self {
         case .inline(let nodes):
             guard !nodes.isEmpty else { return }
-            let tagBytes = LiteralChildren.tagBytes(nodes.count)
             for (index, (_, node)) in nodes.enumerated() {
-                start.storeBytes(of: node.indexTag, toByteOffset: index, as: UInt8.self)
-                start.storeBytes(of: node.base, toByteOffset: tagBytes + 8 * index, as: UnsafeMutableRawPointer.self)
+                start.storeBytes(of: node.indexTag, toByteOffset: LiteralChildren.tagOffset(index, count: nodes.count),
+                                 as: UInt8.self)
+                start.storeBytes(of: node.base, toByteOffset: LiteralChildren.childOffset(index), as: UnsafeMutableRawPointer.self)
             }
         case .chunked(let chunk):
             start.storeBytes(of: chunk.base, as: UnsafeMutableRawPointer.self)
@@ -242,15 +249,16 @@ extension Node {
     /// This node's tag in its parent's index (``SegmentHash/tag(head:length:)``), from its
     /// block.
     var indexTag: UInt8 {
-        let length = labelLength
-        return SegmentHash.tag(head: length < 8 ? labelTail : UnsafeRawPointer(label).load(as: UInt64.self), length: length)
+        SegmentHash.tag(head: labelHead, length: labelLength)
     }
 
-    /// The tag byte of the index's child `index` (a node that is not chunked).
-    @inline(__always) func tag(at index: Int) -> UInt8 { base.load(fromByteOffset: Node.headerSize &+ index, as: UInt8.self) }
+    /// The tag byte `index` of the index (a node that is not chunked); past the children, an
+    /// unused one (0).
+    @inline(__always) func tag(at index: Int) -> UInt8 {
+        base.load(fromByteOffset: Node.headerSize &+ LiteralChildren.tagOffset(index, count: literalCount), as: UInt8.self)
+    }
     @inline(__always) func indexedChild(at index: Int) -> Node {
-        let tagBytes = LiteralChildren.tagBytes(literalCount)
-        return Node(base.load(fromByteOffset: Node.headerSize &+ tagBytes &+ 8 &* index, as: UnsafeMutableRawPointer.self))
+        Node(base.load(fromByteOffset: Node.headerSize &+ LiteralChildren.childOffset(index), as: UnsafeMutableRawPointer.self))
     }
 
     /// Every literal child, in index or chunk order.
@@ -281,44 +289,87 @@ extension Node {
     /// has at least one literal child (the walk checks ``literalCount`` first). A small node
     /// finds it by the segment's first word and length (``SegmentHash/tag(head:length:)``), a
     /// large one by its hash.
-    @inline(__always)
+    ///
+    /// A function of its own that calls nothing on its common path (a segment of up to 8 bytes,
+    /// found in the first block of tags): it works in the registers a call may clobber anyway,
+    /// so neither it nor the walk saves any. The rarer cases leave it by tail calls.
+    @inline(never)
     func literalChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
         if isChunked { return chunkedChild(in: bytes, start: start, end: end, readable: readable) }
         let length = end &- start
-        let path = UnsafeRawPointer(bytes + start)
-        let (head, tail) = SegmentHash.words(bytes, from: start, end: end, readable: readable)
-        let target = SIMD16<UInt8>(repeating: SegmentHash.tag(head: head, length: length))
+        let head: UInt64
+        if length >= 8 {
+            head = UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self)
+        } else if readable &- start >= 8 {
+            head = UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self)
+                & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
+        } else if end >= 8 {
+            head = UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
+                &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8)
+        } else if readable >= 8 {
+            // In the buffer's first word.
+            head = (UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: start &* 8))
+                & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
+        } else {
+            return literalChildTheLongWay(bytes, start: start, end: end, readable: readable)
+        }
+        let target = SegmentHash.tagLanes(head: head, length: length)
         let tags = UnsafeRawPointer(base + Node.headerSize)
-        let count = literalCount
-        let children = tags + LiteralChildren.tagBytes(count)
-        // Every hit is confirmed on the label.
         var hits = LaneMask.of(tags.loadUnaligned(as: SIMD16<UInt8>.self) .== target)
         while hits != 0 {
-            let child = Node(children.load(fromByteOffset: hits.trailingZeroBitCount &* 8, as: UnsafeMutableRawPointer.self))
-            if child.labelMatches(tail: tail, length: length, path: path) { return child }
+            let child = indexedChild(at: hits.trailingZeroBitCount)
+            if child.labelHead == head && child.labelLength == length {
+                // The first word is all of a label of up to 8 bytes; one more word, ending where
+                // the label ends, is all of one of up to 16; a longer one is compared word by word.
+                if length <= 8 { return child }
+                if length > 16 { return literalChildTheLongWay(bytes, start: start, end: end, readable: readable) }
+                let last = length &- 8
+                if UnsafeRawPointer(bytes + start).loadUnaligned(fromByteOffset: last, as: UInt64.self)
+                    == UnsafeRawPointer(child.label).loadUnaligned(fromByteOffset: last, as: UInt64.self) { return child }
+            }
             hits &= hits &- 1
         }
-        return count > LiteralChildren.tagBlock ? laterBlockChild(target, tail: tail, length: length, path: path) : nil
+        guard literalCount > LiteralChildren.tagBlock else { return nil }
+        return laterBlockChild(target, head: head, length: length, path: UnsafeRawPointer(bytes + start))
+    }
+
+    /// ``literalChild(in:start:end:readable:)`` the long way, for a segment of a buffer shorter
+    /// than 8 bytes (whose first word is loaded byte by byte) or one longer than 16 bytes: every block
+    /// of tags, every label compared whole.
+    @inline(never)
+    private func literalChildTheLongWay(_ bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
+        let length = end &- start
+        let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
+        return child(tagged: SegmentHash.tagLanes(head: head, length: length), from: 0, head: head, length: length,
+                     path: UnsafeRawPointer(bytes + start))
     }
 
     /// ``literalChild(in:start:end:readable:)`` in the index's blocks after the first (a node of
     /// more than 16 children).
     @inline(never)
-    private func laterBlockChild(_ target: SIMD16<UInt8>, tail: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
+    private func laterBlockChild(_ target: SIMD16<UInt8>, head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
+        child(tagged: target, from: LiteralChildren.tagBlock, head: head, length: length, path: path)
+    }
+
+    /// The child whose tag is `target` and whose label is the segment, searched in the index's
+    /// blocks from offset `first` on.
+    @inline(__always)
+    private func child(tagged target: SIMD16<UInt8>, from first: Int, head: UInt64, length: Int,
+                       path: UnsafeRawPointer) -> Node? {
         let tags = UnsafeRawPointer(base + Node.headerSize)
-        let tagBytes = LiteralChildren.tagBytes(literalCount)
-        let children = tags + tagBytes
-        var block = LiteralChildren.tagBlock
-        repeat {
-            var hits = LaneMask.of(tags.loadUnaligned(fromByteOffset: block, as: SIMD16<UInt8>.self) .== target)
+        let count = literalCount
+        let tagBytes = LiteralChildren.tagBytes(count)
+        var block = first
+        while block < tagBytes {
+            let blockTags = tags.loadUnaligned(fromByteOffset: LiteralChildren.tagOffset(block, count: count), as: SIMD16<UInt8>.self)
+            var hits = LaneMask.of(blockTags .== target)
             while hits != 0 {
-                let index = block &+ hits.trailingZeroBitCount
-                let child = Node(children.load(fromByteOffset: index &* 8, as: UnsafeMutableRawPointer.self))
-                if child.labelMatches(tail: tail, length: length, path: path) { return child }
+                let child = indexedChild(at: block &+ hits.trailingZeroBitCount)
+                if child.labelMatches(head: head, length: length, path: path) { return child }
                 hits &= hits &- 1
             }
             block &+= LiteralChildren.tagBlock
-        } while block < tagBytes
+        }
         return nil
     }
 
@@ -326,20 +377,33 @@ extension Node {
     /// Hashes the segment first (a small node needs no hash).
     @inline(never)
     private func chunkedChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
-        let segment = SegmentHash.hash(bytes, from: start, end: end, readable: readable)
-        let tail = segment.tail, length = end &- start
+        let hash = SegmentHash.hash(bytes, from: start, end: end, readable: readable).hash
+        let head = SegmentHash.head(bytes, from: start, end: end, readable: readable), length = end &- start
         let path = UnsafeRawPointer(bytes + start)
-        return rootChunk.find(hash: segment.hash) { Node($0).labelMatches(tail: tail, length: length, path: path) }
+        return rootChunk.find(hash: hash) { Node($0).labelMatches(head: head, length: length, path: path) }
             .map(Node.init)
     }
 
-    /// Whether this node's label is the segment of `length` bytes at `path` whose last partial
-    /// word is `tail`: its length and last word first (all of a short label), then its whole
-    /// words.
+    /// Whether this node's label is the segment of `length` bytes at `path` whose first word is
+    /// `head`: its first word and length (all of a label of up to 8 bytes), then the rest.
     @inline(__always)
-    func labelMatches(tail: UInt64, length: Int, path: UnsafeRawPointer) -> Bool {
-        guard labelTail == tail && labelLength == length else { return false }
-        if length < 8 { return true }
-        return ByteComparison.wholeWordsEqual(path.assumingMemoryBound(to: UInt8.self), label, length, folded: false) != nil
+    func labelMatches(head: UInt64, length: Int, path: UnsafeRawPointer) -> Bool {
+        guard labelHead == head && labelLength == length else { return false }
+        return length <= 8 || restMatches(length: length, path: path)
+    }
+
+    /// Whether the bytes of a label longer than 8 after its first word are those at `path`: whole
+    /// words, the last one ending where the label ends (it may overlap the one before).
+    @inline(__always)
+    private func restMatches(length: Int, path: UnsafeRawPointer) -> Bool {
+        let label = UnsafeRawPointer(self.label)
+        var offset = 8
+        while length &- offset > 8 {
+            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != label.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset &+= 8
+        }
+        return path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            == label.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
     }
 }

@@ -18,8 +18,8 @@
 ///     parameter child (8, when there is one)
 ///     edges (24 each)
 ///     terminals, then wildcards (40 each)
-///     label bytes, then at least 8 zero bytes (only for a label of 8 bytes or more: a shorter
-///     one is all in ``labelTail``)
+///     label bytes, then at least 8 zero bytes (only for a label longer than 8 bytes: a shorter
+///     one is all in ``labelHead``)
 struct Node: BitwiseCopyable {
     /// The block's address. Nodes are compared by identity.
     let base: UnsafeMutableRawPointer
@@ -31,9 +31,9 @@ struct Node: BitwiseCopyable {
     /// The best ``Terminal/key`` of every route in this subtree: a walk skips a subtree that
     /// cannot beat what it already holds. `Int64.min` when there is none.
     @inline(__always) var maxKey: Int64 { base.load(as: Int64.self) }
-    /// The label's bytes after its last whole word, zero-padded (all of a label shorter than 8):
-    /// with ``labelLength``, one compare confirms a short segment.
-    @inline(__always) var labelTail: UInt64 { base.load(fromByteOffset: 8, as: UInt64.self) }
+    /// The label's first word (``SegmentHash/head(_:from:end:readable:)``: all of a label of up to 8
+    /// bytes, zero-padded): with ``labelLength``, one compare confirms a short segment.
+    @inline(__always) var labelHead: UInt64 { base.load(fromByteOffset: 8, as: UInt64.self) }
     @inline(__always) var labelLength: Int { Int(base.load(fromByteOffset: 16, as: UInt32.self)) }
     /// Literal children, in the index or in the chunks.
     @inline(__always) var literalCount: Int { Int(base.load(fromByteOffset: 20, as: UInt32.self)) }
@@ -56,7 +56,7 @@ struct Node: BitwiseCopyable {
     @inline(__always) var onlyParameter: Bool { flags & Self.onlyParameterFlag != 0 }
     /// Where the terminals start in the block; the edges end there.
     @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 32, as: UInt32.self)) }
-    /// Where the label's bytes are: offset 8 (``labelTail``) for a label shorter than 8.
+    /// Where the label's bytes are: offset 8 (``labelHead``) for a label of up to 8 bytes.
     @inline(__always) private var labelOffset: Int { Int(base.load(fromByteOffset: 36, as: UInt32.self)) }
 
     static let headerSize = 40
@@ -97,7 +97,7 @@ struct Node: BitwiseCopyable {
         let literalSize = literals.byteCount
         let terminalOffset = headerSize + literalSize + (parameter == nil ? 0 : 8) + edgeSize * edges.count
         let labelOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count)
-        let storesLabel = label.count >= 8
+        let storesLabel = label.count > 8
         let size = labelOffset + (storesLabel ? (label.count + 15) & ~7 : 0)
         precondition(edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
                      && wildcards.count <= Int(UInt16.max) && size <= Int(UInt32.max),
@@ -110,7 +110,7 @@ struct Node: BitwiseCopyable {
         if let parameter { maxKey = Swift.max(maxKey, parameter.maxKey) }
         for edge in edges { maxKey = Swift.max(maxKey, edge.child.maxKey) }
         base.storeBytes(of: maxKey, as: Int64.self)
-        base.storeBytes(of: SegmentHash.tail(of: label), toByteOffset: 8, as: UInt64.self)
+        base.storeBytes(of: SegmentHash.head(of: label), toByteOffset: 8, as: UInt64.self)
         base.storeBytes(of: UInt32(label.count), toByteOffset: 16, as: UInt32.self)
         base.storeBytes(of: UInt32(literals.count), toByteOffset: 20, as: UInt32.self)
         base.storeBytes(of: UInt16(edges.count), toByteOffset: 24, as: UInt16.self)
@@ -159,7 +159,7 @@ struct Node: BitwiseCopyable {
     var labelBytes: [UInt8] { Array(UnsafeBufferPointer(start: label, count: labelLength)) }
     /// The hash of the label, computed from the block (see ``SegmentHash``).
     var labelHash: UInt64 {
-        SegmentHash.hash(label, from: 0, end: labelLength, readable: labelLength < 8 ? 8 : (labelLength + 8) & ~7).hash
+        SegmentHash.hash(label, from: 0, end: labelLength, readable: labelLength <= 8 ? 8 : (labelLength + 8) & ~7).hash
     }
     var edgeList: [Edge] { (0..<edgeCount).map(edge(at:)) }
     var terminalList: [Terminal] { (0..<terminalCount).map(terminal(at:)) }

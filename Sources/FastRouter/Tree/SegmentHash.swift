@@ -33,6 +33,13 @@ enum SegmentHash {
         UInt8(truncatingIfNeeded: ((head ^ UInt64(truncatingIfNeeded: length)) &* multiplier) &>> 56) | 1
     }
 
+    /// ``tag(head:length:)`` in every lane, for a vector compare with a block of tags.
+    @inline(__always)
+    static func tagLanes(head: UInt64, length: Int) -> SIMD16<UInt8> {
+        let lanes = UInt64(tag(head: head, length: length)) &* 0x0101_0101_0101_0101
+        return unsafeBitCast(SIMD2<UInt64>(repeating: lanes), to: SIMD16<UInt8>.self)
+    }
+
     /// The hash of the segment `[start, end)` of `bytes` (the walk found its end, see
     /// ``WalkInput/slashes``; or a whole path, for ``StaticPaths``), and its last partial word: its whole words, then its last
     /// 0 to 7 bytes (``tailWord``). `readable`: bytes at `bytes` that may be loaded (at least
@@ -49,15 +56,23 @@ enum SegmentHash {
         return ScannedSegment(end: end, hash: finish(hash, tail: tail), tail: tail)
     }
 
-    /// The first word and the last partial word of the segment `[start, end)` (see
-    /// ``hash(_:from:end:readable:)``): what a small node's index needs (``tag(head:length:)``),
-    /// without the hash of every word.
+    /// The segment's first word: its first 8 bytes, or all of a shorter segment with the rest
+    /// zero. What a small node's index tags (``tag(head:length:)``) and a node's label starts
+    /// with (``Node/labelHead``). Loaded forwards where the buffer has 8 bytes from `start`
+    /// (`readable`: the bytes that may be loaded), else as the word ending at `end`, shifted down.
     @inline(__always)
-    static func words(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> (head: UInt64, tail: UInt64) {
+    static func head(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> UInt64 {
         let length = end &- start
-        let tail = tailWord(bytes, at: start &+ (length & ~7), end: end, readable: readable)
-        let head = length >= 8 ? UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) : tail
-        return (head, tail)
+        if readable &- start >= 8 {
+            // A shift by 0 keeps the whole word of a segment of 8 bytes or more.
+            let drop = UInt64(truncatingIfNeeded: (8 &- Swift.min(length, 8)) &* 8)
+            return UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) & (UInt64.max &>> drop)
+        }
+        if end >= 8 {
+            return UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
+                &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8)
+        }
+        return partialWord(bytes, at: start, end: end)
     }
 
     /// The 0 to 7 bytes from `index` to `end`, loaded as one word (forwards when the buffer has
@@ -99,11 +114,13 @@ enum SegmentHash {
     static func tail(of label: [UInt8]) -> UInt64 { segment(label).tail }
 
     /// The tag of `label` in a small node's index: what the walk computes for the same bytes.
-    static func tag(of label: [UInt8]) -> UInt8 {
-        label.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return tag(head: 0, length: 0) }
-            return tag(head: words(base, from: 0, end: buffer.count, readable: buffer.count).head, length: buffer.count)
-        }
+    static func tag(of label: [UInt8]) -> UInt8 { tag(head: head(of: label), length: label.count) }
+
+    /// The first word of `label` (see ``head(_:from:end:readable:)``).
+    static func head(of label: [UInt8]) -> UInt64 {
+        var word: UInt64 = 0
+        for (index, byte) in label.prefix(8).enumerated() { word |= UInt64(byte) &<< UInt64(8 * index) }
+        return word
     }
 
     /// The hash and last partial word of `label` (or of a whole path, for ``StaticPaths``).

@@ -83,7 +83,7 @@ enum TreeInvariants {
         let label = node.labelBytes
         precondition(isLiteral == !label.isEmpty, "invariant: literal children have a label, no other node does")
         precondition(!label.contains(UInt8(ascii: "/")), "invariant: a label is one segment (a decoded '/' is NUL)")
-        precondition(node.labelTail == SegmentHash.tail(of: label), "invariant: labelTail is the label's last partial word")
+        precondition(node.labelHead == SegmentHash.head(of: label), "invariant: labelHead is the label's first word")
         let hasOwn = node.terminalCount > 0 || node.wildcardCount > 0
         if !isRoot {
             precondition(hasOwn || node.literalCount + node.edgeCount > 0 || node.hasParameter,
