@@ -417,6 +417,38 @@ static void test_match_parameters(void) {
         fr_str got = param(m, "id");
         CHECK(got.len == (size_t)pad + 4 && memcmp(got.ptr, linked + strlen("/search#/id/"), got.len) == 0);
     }
+    /* A URL may lie in the match in any of its buffers: here in the copy of a path kept for
+       declines (a wildcard's value after a decline, with the '/' before it), itself kept for
+       declines. Keeping it writes that copy again, so it is moved out first, and each candidate
+       reads the same bytes. */
+    {
+        fr_router *twice = fr_router_new(0);
+        CHECK(twice != NULL);
+        CHECK_INT(add(twice, "/k/*rest", 0, 11), FR_OK);
+        CHECK_INT(add(twice, "/k/:a/:b", 0, 10), FR_OK);
+        CHECK_INT(add(twice, "/k/:id", 0, 12), FR_OK);
+        for (int pad = 1; pad <= 40; pad++) {
+            char linked[96], tail[64];
+            snprintf(tail, sizeof tail, "%.*s", pad, "k23456789012345678901234567890abcdefghijk");
+            snprintf(linked, sizeof linked, "/k/k/%s", tail);
+            CHECK_INT(match(twice, linked, m), FR_OK);
+            CHECK_ID(fr_match_route_id(m), 10);
+            CHECK_INT(fr_match_next(m), FR_OK);
+            CHECK_ID(fr_match_route_id(m), 11);
+            fr_str rest = param(m, "rest");
+            CHECK(rest.len == (size_t)pad + 2 && rest.ptr[-1] == '/');
+            CHECK_INT(fr_router_match(twice, rest.ptr - 1, rest.len + 1, m), FR_OK);
+            CHECK_ID(fr_match_route_id(m), 12);
+            fr_str got = param(m, "id");
+            CHECK(got.len == (size_t)pad && memcmp(got.ptr, tail, got.len) == 0);
+            CHECK_INT(fr_match_next(m), FR_OK);
+            CHECK_ID(fr_match_route_id(m), 11);
+            got = param(m, "rest");
+            CHECK(got.len == (size_t)pad && memcmp(got.ptr, tail, got.len) == 0);
+            CHECK_INT(fr_match_next(m), FR_NOMATCH);
+        }
+        fr_router_free(twice);
+    }
     /* Past the end. */
     fr_str name = {"x", 1}, value = {"x", 1};
     CHECK_INT(fr_match_param_at(m, 5, &name, &value), FR_ENOTFOUND);

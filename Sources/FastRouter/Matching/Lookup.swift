@@ -64,8 +64,9 @@ extension RouterCore {
             scratch.slot.unpin()
             state.pointee.clearLeftovers()
         }
-        // A URL that lies in this scratch (a parameter value of the last lookup) is moved first.
-        let url = state.pointee.holdsURL(url) ? state.pointee.setAside(url) : url
+        // A URL may lie in this scratch (a parameter value of the last lookup): the slow path
+        // moves it before writing there (``ScratchState/scanURL``), and a plain path, read where
+        // it is, only when it is kept for declines (below).
         guard state.pointee.scanURL(url, options: self) else {
             state.pointee.clearCurrent()
             return .invalidURL
@@ -127,6 +128,13 @@ extension RouterCore {
             // Declines walk this very version: keep it (and, in Swift, every value it holds).
             scratch.slot.pin(roots.version)
             state.pointee.pinnedRoots = roots
+            // Keeping the path writes into this scratch: a plain path that lies there moves out
+            // first, its captures' offsets unchanged.
+            if !state.pointee.slowPath && state.pointee.holdsURL(url) {
+                let moved = state.pointee.setAside(url).baseAddress.unsafelyUnwrapped
+                walk.pointee.input.bytes = moved
+                walk.pointee.input.values = moved
+            }
         }
         if holdsPayloads {
             if mayDecline {

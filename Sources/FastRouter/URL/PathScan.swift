@@ -33,6 +33,9 @@ extension ScratchState {
     /// here, off the plain path's way.
     @inline(never)
     private mutating func loadFullURL(_ url: UnsafeBufferPointer<UInt8>, options core: RouterCore) -> Bool {
+        // A URL that lies in this scratch (a parameter value of the last lookup) is moved out of
+        // the buffers the slow path writes.
+        let url = holdsURL(url) ? setAside(url) : url
         guard let input = scanFullURL(url, webSchemes: core.webSchemes, plusAsSpace: core.options.plusAsSpace,
                                       foldAll: core.options.caseInsensitivePaths) else { return false }
         walk.input = input

@@ -48,8 +48,8 @@ extension ScratchState {
     }
 
     /// `url`, which lies in one of this scratch's buffers, moved to the start of the canonical
-    /// path buffer: the slow path copies it out before writing there, and the fast path reads
-    /// it in place.
+    /// path buffer: the slow path copies it out before writing there, and a plain path kept for
+    /// declines is read from there (the kept copy goes to ``url``).
     @inline(never)
     func setAside(_ url: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         // No URL inside a buffer is longer than it; the regions may overlap (a move).
