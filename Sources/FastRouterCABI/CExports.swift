@@ -2,7 +2,7 @@ import CFastRouter
 import FastRouter
 import FastRouterLint
 
-// The C ABI of include/fastrouter.h: one @_cdecl export per function. Each checks its arguments,
+// The C ABI of include/fastrouter.h: one @c export per function. Each checks its arguments,
 // converts pointers to Swift values and maps results to FR_* statuses; the routing itself is
 // RouterCore's and MatchScratch's.
 //
@@ -74,13 +74,13 @@ private let patternLengthLimit = PatternParser.maxLength + 1
 // MARK: Version and status texts
 
 /// `fr_version`: the library version, a static NUL-terminated string.
-@_cdecl("fr_version")
+@c(fr_version)
 package func frVersion() -> UnsafePointer<CChar> {
     UnsafeRawPointer(frVersionText.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
 /// `fr_strerror`: a static description of a status code ("unknown status" for others).
-@_cdecl("fr_strerror")
+@c(fr_strerror)
 package func frStrerror(_ code: Int32) -> UnsafePointer<CChar> {
     UnsafeRawPointer(FRStatus.description(of: code).utf8Start).assumingMemoryBound(to: CChar.self)
 }
@@ -88,21 +88,21 @@ package func frStrerror(_ code: Int32) -> UnsafePointer<CChar> {
 // MARK: fr_router
 
 /// `fr_router_new`: a new router, or NULL for unknown flag bits.
-@_cdecl("fr_router_new")
+@c(fr_router_new)
 package func frRouterNew(_ flags: UInt32) -> OpaquePointer? {
     guard let options = FRFlag.options(flags) else { return nil }
     return OpaquePointer(Unmanaged.passRetained(RouterCore(options: options)).toOpaque())
 }
 
 /// `fr_router_free`: releases a router; NULL does nothing.
-@_cdecl("fr_router_free")
+@c(fr_router_free)
 package func frRouterFree(_ router: OpaquePointer?) {
     guard let router else { return }
     routerCore(router).release()
 }
 
 /// `fr_router_add`: registers a route; writes `err` (an `fr_error *`) whenever it is given.
-@_cdecl("fr_router_add")
+@c(fr_router_add)
 package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CChar>?, _ length: UInt,
                          _ priority: Int32, _ routeID: UInt64, _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
     addRoute(router, methods: nil, 0, pattern, length, priority, routeID, err)
@@ -110,7 +110,7 @@ package func frRouterAdd(_ router: OpaquePointer?, _ pattern: UnsafePointer<CCha
 
 /// `fr_router_add_methods`: registers a route for a comma-separated list of methods; writes
 /// `err` whenever it is given.
-@_cdecl("fr_router_add_methods")
+@c(fr_router_add_methods)
 package func frRouterAddMethods(_ router: OpaquePointer?, _ methods: UnsafePointer<CChar>?, _ methodsLength: UInt,
                                 _ pattern: UnsafePointer<CChar>?, _ length: UInt, _ priority: Int32, _ routeID: UInt64,
                                 _ err: UnsafeMutablePointer<fr_error>?) -> Int32 {
@@ -152,7 +152,7 @@ private func addRoute(_ router: OpaquePointer?, methods: UnsafePointer<CChar>?, 
 private let methodListLimit = 16 * 1024
 
 /// `fr_router_remove`: removes every route with `routeID`.
-@_cdecl("fr_router_remove")
+@c(fr_router_remove)
 package func frRouterRemove(_ router: OpaquePointer?, _ routeID: UInt64) -> Int32 {
     guard let router, routeID != frNoRoute else { return FRStatus.invalidArgument }
     let removed = routerCore(router)._withUnsafeGuaranteedRef { $0.remove(id: routeID) }
@@ -160,14 +160,14 @@ package func frRouterRemove(_ router: OpaquePointer?, _ routeID: UInt64) -> Int3
 }
 
 /// `fr_router_count`: routes as registered; 0 for NULL.
-@_cdecl("fr_router_count")
+@c(fr_router_count)
 package func frRouterCount(_ router: OpaquePointer?) -> Int {
     guard let router else { return 0 }
     return routerCore(router)._withUnsafeGuaranteedRef { $0.count }
 }
 
 /// `fr_router_url`: reverse routing into a caller's buffer; `names` and `values` are `fr_str` arrays.
-@_cdecl("fr_router_url")
+@c(fr_router_url)
 package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: UnsafePointer<fr_str>?,
                          _ values: UnsafePointer<fr_str>?, _ count: UInt, _ buffer: UnsafeMutablePointer<CChar>?,
                          _ capacity: UInt, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
@@ -195,7 +195,7 @@ package func frRouterURL(_ router: OpaquePointer?, _ routeID: UInt64, _ names: U
 }
 
 /// `fr_router_dump`: a readable listing of the tables into a caller's buffer.
-@_cdecl("fr_router_dump")
+@c(fr_router_dump)
 package func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
                           _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
@@ -206,7 +206,7 @@ package func frRouterDump(_ router: OpaquePointer?, _ buffer: UnsafeMutablePoint
 
 /// `fr_router_lint`: the linter's report on the router's tables into a caller's buffer, with
 /// the buffer conventions of `fr_router_dump`.
-@_cdecl("fr_router_lint")
+@c(fr_router_lint)
 package func frRouterLint(_ router: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
                           _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
@@ -218,13 +218,13 @@ package func frRouterLint(_ router: OpaquePointer?, _ buffer: UnsafeMutablePoint
 // MARK: fr_match
 
 /// `fr_match_new`: a reusable lookup state holding no result.
-@_cdecl("fr_match_new")
+@c(fr_match_new)
 package func frMatchNew() -> OpaquePointer? {
     OpaquePointer(Unmanaged.passRetained(MatchScratch()).toOpaque())
 }
 
 /// `fr_match_free`: releases a lookup state; NULL does nothing.
-@_cdecl("fr_match_free")
+@c(fr_match_free)
 package func frMatchFree(_ match: OpaquePointer?) {
     guard let match else { return }
     matchScratch(match).release()
@@ -232,7 +232,7 @@ package func frMatchFree(_ match: OpaquePointer?) {
 
 /// `fr_router_match`: the best route for a URL, written into `match`. The hot path: no
 /// allocation and no reference counting here, so a warm `fr_match` keeps lookups allocation-free.
-@_cdecl("fr_router_match")
+@c(fr_router_match)
 package func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ length: UInt,
                            _ match: OpaquePointer?) -> Int32 {
     guard let match else { return FRStatus.invalidArgument }
@@ -249,7 +249,7 @@ package func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>
 
 /// `fr_router_match_method`: the best route for a method and a URL, written into `match`. The
 /// hot path, like `fr_router_match`.
-@_cdecl("fr_router_match_method")
+@c(fr_router_match_method)
 package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ methodLength: UInt,
                                  _ url: UnsafePointer<CChar>?, _ length: UInt, _ match: OpaquePointer?) -> Int32 {
     guard let match else { return FRStatus.invalidArgument }
@@ -272,7 +272,7 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
 private var maxMethodLength: Int { HTTPMethod.maxLength }
 
 /// `fr_match_allow`: the `Allow` value after `FR_NOMETHOD`, into a caller's buffer.
-@_cdecl("fr_match_allow")
+@c(fr_match_allow)
 package func frMatchAllow(_ match: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt,
                           _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     needed?.pointee = 0
@@ -303,28 +303,28 @@ package func frMatchAllow(_ match: OpaquePointer?, _ buffer: UnsafeMutablePointe
 }
 
 /// `fr_match_next`: declines the current result for the next candidate.
-@_cdecl("fr_match_next")
+@c(fr_match_next)
 package func frMatchNext(_ match: OpaquePointer?) -> Int32 {
     guard let match else { return FRStatus.invalidArgument }
     return FRStatus.of(matchScratch(match)._withUnsafeGuaranteedRef { $0.next() })
 }
 
 /// `fr_match_route_id`: the current route id, or `FR_NO_ROUTE`.
-@_cdecl("fr_match_route_id")
+@c(fr_match_route_id)
 package func frMatchRouteID(_ match: OpaquePointer?) -> UInt64 {
     guard let match else { return frNoRoute }
     return matchScratch(match)._withUnsafeGuaranteedRef { $0.routeID }
 }
 
 /// `fr_match_param_count`: pairs of the current result; 0 without one.
-@_cdecl("fr_match_param_count")
+@c(fr_match_param_count)
 package func frMatchParamCount(_ match: OpaquePointer?) -> Int {
     guard let match else { return 0 }
     return matchScratch(match)._withUnsafeGuaranteedRef { $0.parameterCount }
 }
 
 /// `fr_match_param_at`: the pair at `index`; `name` and `value` are optional `fr_str *`.
-@_cdecl("fr_match_param_at")
+@c(fr_match_param_at)
 package func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: UnsafeMutablePointer<fr_str>?,
                             _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
     guard let match else {
@@ -346,7 +346,7 @@ package func frMatchParamAt(_ match: OpaquePointer?, _ index: UInt, _ name: Unsa
 }
 
 /// `fr_match_param`: the value of the first pair named `name`; `value` is an optional `fr_str *`.
-@_cdecl("fr_match_param")
+@c(fr_match_param)
 package func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ length: UInt,
                           _ value: UnsafeMutablePointer<fr_str>?) -> Int32 {
     guard let match, let name = bytes(name, length) else {
@@ -362,7 +362,7 @@ package func frMatchParam(_ match: OpaquePointer?, _ name: UnsafePointer<CChar>?
 }
 
 /// `fr_match_fragment`: the raw fragment of the matched URL, or `{NULL, 0}`.
-@_cdecl("fr_match_fragment")
+@c(fr_match_fragment)
 package func frMatchFragment(_ match: OpaquePointer?) -> fr_str {
     guard let match,
           let fragment = matchScratch(match)._withUnsafeGuaranteedRef({ $0.fragmentBytes }) else {

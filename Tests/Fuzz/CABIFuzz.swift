@@ -3,7 +3,7 @@
 // The input is a program: each step picks an fr_* call and its arguments (NULL pointers, unknown
 // flags, reserved ids, huge indexes, short buffers, arbitrary pattern and URL bytes). Every byte
 // string is copied into a heap block of exactly its length, so AddressSanitizer reports any read
-// past a (pointer, length) string. The Swift functions behind the @_cdecl exports are called
+// past a (pointer, length) string. The Swift functions behind the @c exports are called
 // directly, exactly as a C caller reaches them. Invariants:
 // - statuses are the ones each function documents; fr_error is always written (FR_OK, offset 0
 //   and an empty message on success; the status, an in-pattern offset and a NUL-terminated
