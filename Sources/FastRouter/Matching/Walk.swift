@@ -283,7 +283,13 @@ struct Walker {
         let segment = SegmentHash.hash(bytes, from: start, end: end, readable: state.pointee.input.readable)
         guard let node = paths.node(hash: segment.hash, tail: segment.tail, path: UnsafeRawPointer(bytes + start),
                                     length: end &- start) else { return }
-        atEnd(node)
+        // ``atEnd(_:)`` without its wildcards: a table without dynamic routes has none.
+        var terminal = node.terminalAddress(at: 0)
+        let terminalsEnd = terminal + node.terminalCount
+        while terminal < terminalsEnd {
+            consider(terminal, extra: nil)
+            terminal += 1
+        }
     }
 
     /// The `/` positions the input's window shows after `position`: bit i for byte
