@@ -12,6 +12,32 @@ import Testing
         Set(published(router).staticPaths.entries.map { String(decoding: $0.path, as: UTF8.self) })
     }
 
+    /// A path's key is the same wherever the path lies and however much of the buffer may be
+    /// read past it (what the editor computes for the path alone); the last word is the path's
+    /// last 8 bytes (all of a shorter one), and paths that differ in any byte or in length get
+    /// other keys.
+    @Test func keysDependOnThePathOnly() {
+        let text = Array("/abcdefghijklmnopqrstuvwxyz/0123456789/x/12345678/".utf8)
+        var seen: [StaticPathKey: [UInt8]] = [:]
+        text.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for start in 0..<text.count {
+                // A lookup by path has one byte at least (the empty path is walked).
+                for end in (start + 1)...text.count {
+                    let path = Array(text[start..<end])
+                    let alone = StaticPathKey(of: path)
+                    for readable in [end, text.count] {
+                        let key = StaticPathKey(base, from: start, end: end, readable: readable)
+                        #expect(key == alone, "\(start)..<\(end)")
+                    }
+                    let last = path.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                    #expect(alone.last == last, "\(start)..<\(end)")
+                    if let other = seen[alone] { #expect(other == path) } else { seen[alone] = path }
+                }
+            }
+        }
+    }
+
     @Test func theMapFollowsTheTable() throws {
         let router = Router<Int>()
         try router.add("/a", id: 1, value: 1)

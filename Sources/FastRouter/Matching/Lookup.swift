@@ -191,7 +191,10 @@ extension RouterCore {
     @inline(__always)
     func countLimitHits(_ walk: UnsafeMutablePointer<WalkState>) {
         let hits = walk.pointee.limitHits
-        if hits != 0 { regexLimitHits.add(hits, ordering: .relaxed) }
+        if hits != 0 {
+            regexLimitHits.add(hits, ordering: .relaxed)
+            walk.pointee.limitHits = 0
+        }
     }
 
     /// Makes the walk of a HEAD request (`head`: HEAD's bit, 0 when no route names it) with the

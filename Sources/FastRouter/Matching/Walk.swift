@@ -154,15 +154,15 @@ struct WalkState {
         (captures, bestCaptures) = Self.allocateCaptures(captureCapacity)
     }
 
-    /// Forgets the last walk's path, best and counts. ``version`` is only ever compared with an
+    /// Forgets the last walk's best and counts. ``version`` is only ever compared with an
     /// earlier value of itself, so it runs on; a collected list is ``ScratchState/leftovers``
-    /// and cleared with them (``clearCollected()``).
+    /// and cleared with them (``clearCollected()``). ``captureCount`` is 0 after every walk (each
+    /// visit restores the count it found) and ``limitHits`` after every count of them
+    /// (``RouterCore/countLimitHits(_:)``), so neither is written here.
     @inline(__always)
     mutating func reset() {
-        captureCount = 0
         best = nil
         skipped = false
-        limitHits = 0
         rejectedMethods = 0
     }
 
@@ -280,14 +280,14 @@ struct Walker {
     @inline(never)
     func visitPath(_ paths: StaticPaths) {
         let bytes = state.pointee.input.bytes, start = state.pointee.input.start, end = state.pointee.input.end
-        let segment = SegmentHash.hash(bytes, from: start, end: end, readable: state.pointee.input.readable)
-        guard let node = paths.node(hash: segment.hash, tail: segment.tail, path: UnsafeRawPointer(bytes + start),
-                                    length: end &- start) else { return }
-        // ``atEnd(_:)`` without its wildcards: a table without dynamic routes has none.
+        let key = StaticPathKey(bytes, from: start, end: end, readable: state.pointee.input.readable)
+        guard let node = paths.node(key: key, path: UnsafeRawPointer(bytes + start), length: end &- start) else { return }
+        // ``atEnd(_:)`` without its wildcards: a table without dynamic routes has none, nor any
+        // capture to copy.
         var terminal = node.terminalAddress(at: 0)
         let terminalsEnd = terminal + node.terminalCount
         while terminal < terminalsEnd {
-            consider(terminal, extra: nil)
+            consider(terminal, extra: nil, captures: false)
             terminal += 1
         }
     }
@@ -444,7 +444,7 @@ struct Walker {
 
     /// A candidate reached: kept when it beats the best so far (or collected).
     @inline(__always)
-    private func consider(_ terminal: UnsafePointer<Terminal>, extra: Capture?) {
+    private func consider(_ terminal: UnsafePointer<Terminal>, extra: Capture?, captures: Bool = true) {
         let shape = terminal.pointee.shape
         if shape.pointee.hostRank != 0 && !hostMatches(shape) { return }
         let state = self.state
@@ -466,7 +466,7 @@ struct Walker {
             state.pointee.skipped = true
         }
         state.pointee.best = terminal
-        let count = state.pointee.captureCount
+        let count = captures ? state.pointee.captureCount : 0
         if count != 0 { Self.copyCaptures(count, from: state.pointee.captures, to: state.pointee.bestCaptures) }
         if let extra { state.pointee.bestCaptures[count] = extra }
         state.pointee.version &+= 1

@@ -10,7 +10,7 @@
 /// The mix is FxHash's (rotate, xor a word, multiply): a multiply carries every input bit
 /// upwards, so the top bits, which the chunk levels read first, depend on every byte. It is not
 /// meant to resist chosen routes (routes come from the application; URLs only ever cost one
-/// walk); equal hashes just share a collision list. ``StaticPaths`` hashes whole paths with it.
+/// walk); equal hashes just share a collision list. ``StaticPathKey`` mixes whole paths with it.
 enum SegmentHash {
     static let multiplier: UInt64 = 0x517C_C1B7_2722_0A95
 
@@ -41,7 +41,7 @@ enum SegmentHash {
     }
 
     /// The hash of the segment `[start, end)` of `bytes` (the walk found its end, see
-    /// ``WalkInput/slashes``; or a whole path, for ``StaticPaths``), and its last partial word: its whole words, then its last
+    /// ``WalkInput/slashes``), and its last partial word: its whole words, then its last
     /// 0 to 7 bytes (``tailWord``). `readable`: bytes at `bytes` that may be loaded (at least
     /// `end`). The same as ``of(_:)`` for the same bytes.
     @inline(__always)
@@ -123,7 +123,7 @@ enum SegmentHash {
         return word
     }
 
-    /// The hash and last partial word of `label` (or of a whole path, for ``StaticPaths``).
+    /// The hash and last partial word of `label`.
     static func segment(_ label: [UInt8]) -> ScannedSegment {
         label.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return ScannedSegment(end: 0, hash: finish(0, tail: 0), tail: 0) }

@@ -18,13 +18,19 @@ struct StaticPaths {
     /// The root chunk; `nil` for an empty map.
     let root: UnsafeMutableRawPointer?
 
-    /// The node whose path is the `length` bytes at `path` (`hash`: their ``SegmentHash``,
-    /// `tail`: their last partial word), if a route ends there.
+    /// The node whose path is the `length` bytes at `path` (`key`: their ``StaticPathKey``), if
+    /// a route ends there.
     @inline(__always)
-    func node(hash: UInt64, tail: UInt64, path: UnsafeRawPointer, length: Int) -> Node? {
+    func node(key: StaticPathKey, path: UnsafeRawPointer, length: Int) -> Node? {
         guard let root else { return nil }
-        return LiteralChunk(root).find(hash: hash) { StaticPathEntry($0).matches(tail: tail, path: path, length: length) }
+        return LiteralChunk(root).find(hash: key.hash) { StaticPathEntry($0).matches(last: key.last, path: path, length: length) }
             .map { StaticPathEntry($0).node }
+    }
+
+    /// ``node(key:path:length:)`` for a path given as bytes (the editor, the invariants).
+    func node(_ path: [UInt8]) -> Node? {
+        path.withUnsafeBytes { node(key: StaticPathKey(of: path), path: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                    length: $0.count) }
     }
 
     /// Every entry (for the invariants and the tests).
@@ -54,36 +60,42 @@ struct StaticPaths {
 
 /// One path of ``StaticPaths``: an immutable block.
 ///
-///     node (8), length (8), tail (8): the last partial word, hash (8), path bytes, 8 zero bytes
+///     node (8), length (8), last (8): the path's last word (``StaticPathKey``), hash (8),
+///     path bytes, 8 zero bytes
 struct StaticPathEntry {
     let base: UnsafeMutableRawPointer
     @inline(__always) init(_ base: UnsafeMutableRawPointer) { self.base = base }
 
     @inline(__always) var node: Node { Node(base.load(as: UnsafeMutableRawPointer.self)) }
     @inline(__always) var length: Int { base.load(fromByteOffset: 8, as: Int.self) }
-    @inline(__always) var tail: UInt64 { base.load(fromByteOffset: 16, as: UInt64.self) }
+    @inline(__always) var last: UInt64 { base.load(fromByteOffset: 16, as: UInt64.self) }
     @inline(__always) var hash: UInt64 { base.load(fromByteOffset: 24, as: UInt64.self) }
     @inline(__always) var bytes: UnsafeRawPointer { UnsafeRawPointer(base + 32) }
     var path: [UInt8] { Array(UnsafeRawBufferPointer(start: bytes, count: length)) }
 
-    /// Whether this entry's path is the `length` bytes at `path` whose last partial word is
-    /// `tail`: length and last word first, then the whole words.
+    /// Whether this entry's path is the `length` bytes at `path` whose last word is `last`:
+    /// length and last word first (all of a path of up to 8 bytes), then the words before it.
     @inline(__always)
-    func matches(tail: UInt64, path: UnsafeRawPointer, length: Int) -> Bool {
-        guard self.length == length && self.tail == tail else { return false }
-        return ByteComparison.wholeWordsEqual(path.assumingMemoryBound(to: UInt8.self), bytes.assumingMemoryBound(to: UInt8.self),
-                                              length, folded: false) != nil
+    func matches(last: UInt64, path: UnsafeRawPointer, length: Int) -> Bool {
+        guard self.length == length && self.last == last else { return false }
+        var offset = 0
+        while length &- offset > 8 {
+            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset &+= 8
+        }
+        return true
     }
 
     static func make(path: [UInt8], node: Node) -> StaticPathEntry {
         let size = 32 + (path.count + 15) & ~7
         let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        let segment = SegmentHash.segment(path)
+        let key = StaticPathKey(of: path)
         base.storeBytes(of: node.base, as: UnsafeMutableRawPointer.self)
         base.storeBytes(of: path.count, toByteOffset: 8, as: Int.self)
-        base.storeBytes(of: segment.tail, toByteOffset: 16, as: UInt64.self)
-        base.storeBytes(of: segment.hash, toByteOffset: 24, as: UInt64.self)
+        base.storeBytes(of: key.last, toByteOffset: 16, as: UInt64.self)
+        base.storeBytes(of: key.hash, toByteOffset: 24, as: UInt64.self)
         path.withUnsafeBytes { (base + 32).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         return StaticPathEntry(base)
     }
@@ -104,7 +116,7 @@ struct StaticPathsEditor {
 
     /// Makes `path` lead to `node` (`nil`: to no node).
     mutating func set(_ path: [UInt8], to node: Node?) {
-        let hash = SegmentHash.segment(path).hash
+        let hash = StaticPathKey(of: path).hash
         if let node {
             let entry = StaticPathEntry.make(path: path, node: node)
             scratch.insert(UInt(bitPattern: entry.base))
@@ -258,10 +270,7 @@ extension StaticPathsEditor {
             path += label
             node = node.flatMap { StaticPaths.child(of: $0, label) }
             let target = node.flatMap { $0.terminalCount > 0 ? $0 : nil }
-            let segment = SegmentHash.segment(path)
-            let present = path.withUnsafeBytes {
-                map.node(hash: segment.hash, tail: segment.tail, path: $0.baseAddress!, length: $0.count)
-            }
+            let present = map.node(path)
             if present?.base != target?.base { set(path, to: target) }
         }
     }
@@ -286,6 +295,41 @@ extension StaticPaths {
         let padded = label + [UInt8](repeating: 0, count: 8)
         return padded.withUnsafeBufferPointer {
             node.literalChild(in: $0.baseAddress!, start: 0, end: label.count, readable: padded.count)
+        }
+    }
+}
+
+/// How ``StaticPaths`` finds a whole path: the ``SegmentHash`` mix of its length and its words,
+/// the last one being the 8 bytes that end the path (it may overlap the one before, so no word
+/// is masked), or all of a shorter path (``SegmentHash/head(_:from:end:readable:)``); and that
+/// last word, which an entry compares first.
+struct StaticPathKey: Hashable {
+    var hash: UInt64
+    var last: UInt64
+
+    /// The key of the path `[start, end)` of `bytes` (`readable`: the bytes that may be loaded),
+    /// which is not empty: a lookup of the empty path walks the tree.
+    @inline(__always)
+    init(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) {
+        let length = end &- start
+        var hash = UInt64(truncatingIfNeeded: length)
+        var index = start
+        while end &- index > 8 {
+            hash = SegmentHash.mix(hash, UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            index &+= 8
+        }
+        last = length >= 8 ? UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
+            : SegmentHash.head(bytes, from: start, end: end, readable: readable)
+        self.hash = SegmentHash.mix(hash, last)
+    }
+
+    /// The key of `path`: what a lookup computes for the same bytes.
+    init(of path: [UInt8]) {
+        self = path.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else {
+                return StaticPathKey(UnsafePointer(bitPattern: 1)!, from: 0, end: 0, readable: 0)
+            }
+            return StaticPathKey(base, from: 0, end: buffer.count, readable: buffer.count)
         }
     }
 }
