@@ -251,7 +251,22 @@ struct Walker {
             } else {
                 var literal: Node? = nil
                 if node.literalCount != 0 {
-                    literal = node.literalChild(in: input.bytes, start: start, end: end, readable: input.readable)
+                    let bytes = input.bytes, readable = input.readable, length = end &- start
+                    if flags & Node.chunkedFlag == 0 && length <= 8 && (readable &- start >= 8 || end >= 8) {
+                        // The common case in the loop itself: a short segment, its first word
+                        // loaded forwards (or as the word ending where it ends, shifted down),
+                        // searched in the first block of tags.
+                        let drop = UInt64(truncatingIfNeeded: (8 &- length) &* 8)
+                        let head = readable &- start >= 8
+                            ? UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) & (UInt64.max &>> drop)
+                            : UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self) &>> drop
+                        literal = node.firstBlockChild(head: head, length: length)
+                        if literal == nil && node.literalCount > LiteralChildren.tagBlock {
+                            literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
+                        }
+                    } else {
+                        literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
+                    }
                 }
                 if flags & Node.dynamicFlag == 0 {
                     // A single way on.

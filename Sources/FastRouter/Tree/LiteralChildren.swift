@@ -290,9 +290,11 @@ extension Node {
     /// finds it by the segment's first word and length (``SegmentHash/tag(head:length:)``), a
     /// large one by its hash.
     ///
-    /// A function of its own that calls nothing on its common path (a segment of up to 8 bytes,
-    /// found in the first block of tags): it works in the registers a call may clobber anyway,
-    /// so neither it nor the walk saves any. The rarer cases leave it by tail calls.
+    /// The walk searches the first block for a segment of up to 8 bytes itself
+    /// (``firstBlockChild(head:length:)``) and calls this for the rest: a function of its own,
+    /// out of the walk's loop, that calls nothing on its common path (a segment of up to 16
+    /// bytes found in the first block of tags), so it works in the registers a call may clobber
+    /// anyway. The rarer cases leave it by tail calls.
     @inline(never)
     func literalChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
         if isChunked { return chunkedChild(in: bytes, start: start, end: end, readable: readable) }
@@ -331,6 +333,20 @@ extension Node {
         }
         guard literalCount > LiteralChildren.tagBlock else { return nil }
         return laterBlockChild(target, head: head, length: length, path: UnsafeRawPointer(bytes + start))
+    }
+
+    /// The child in the index's first block whose label is a segment of up to 8 bytes, whose
+    /// first word (all of it) is `head`; `nil` when the first block has none.
+    @inline(__always)
+    func firstBlockChild(head: UInt64, length: Int) -> Node? {
+        let target = SegmentHash.tagLanes(head: head, length: length)
+        var hits = LaneMask.of(UnsafeRawPointer(base + Node.headerSize).loadUnaligned(as: SIMD16<UInt8>.self) .== target)
+        while hits != 0 {
+            let child = indexedChild(at: hits.trailingZeroBitCount)
+            if child.labelHead == head && child.labelLength == length { return child }
+            hits &= hits &- 1
+        }
+        return nil
     }
 
     /// ``literalChild(in:start:end:readable:)`` the long way, for a segment of a buffer shorter
