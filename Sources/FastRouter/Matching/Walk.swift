@@ -250,9 +250,9 @@ struct Walker {
                 next = visitBranches(node, position, end, literal: nil, folded: true, mode)
             } else {
                 var literal: Node? = nil
-                if node.literalCount != 0 {
+                if flags & (Node.indexedFlag | Node.chunkedFlag) != 0 {
                     let bytes = input.bytes, readable = input.readable, length = end &- start
-                    if flags & Node.chunkedFlag == 0 && length <= 8 && (readable &- start >= 8 || end >= 8) {
+                    if flags & Node.indexedFlag != 0 && length <= 8 && (readable &- start >= 8 || end >= 8) {
                         // The common case in the loop itself: a short segment, its first word
                         // loaded forwards (or as the word ending where it ends, shifted down),
                         // searched in the first block of tags.

@@ -41,7 +41,7 @@ struct Node: BitwiseCopyable {
     @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 26, as: UInt16.self)) }
     @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 28, as: UInt16.self)) }
     /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``; bit 2: ``hasParameter``; bit 3:
-    /// ``isChunked``; bit 4: ``onlyParameter``. One load for all.
+    /// ``isChunked``; bit 4: ``onlyParameter``; bit 5: ``isIndexed``. One load for all.
     @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 30, as: UInt8.self) }
     /// True when the node has no literal child, edge, parameter child or wildcard: after it the
     /// URL must end.
@@ -51,6 +51,9 @@ struct Node: BitwiseCopyable {
     @inline(__always) var hasParameter: Bool { flags & Self.parameterFlag != 0 }
     /// True when the literal children are in chunks (more than ``LiteralChildren/inlineLimit``).
     @inline(__always) var isChunked: Bool { flags & Self.chunkedFlag != 0 }
+    /// True when the node has literal children in an index (at least one, no more than
+    /// ``LiteralChildren/inlineLimit``): the walk's test for its common search.
+    @inline(__always) var isIndexed: Bool { flags & Self.indexedFlag != 0 }
     /// True when a placeholder child is the only dynamic branch (no edge, no wildcard): when no
     /// literal child takes the segment, a walk goes on to it without trying anything else.
     @inline(__always) var onlyParameter: Bool { flags & Self.onlyParameterFlag != 0 }
@@ -63,7 +66,7 @@ struct Node: BitwiseCopyable {
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride
     static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8,
-               onlyParameterFlag: UInt8 = 16
+               onlyParameterFlag: UInt8 = 16, indexedFlag: UInt8 = 32
 
     // MARK: Sections
 
@@ -121,7 +124,7 @@ struct Node: BitwiseCopyable {
         var flags: UInt8 = leaf ? leafFlag : 0
         if dynamic { flags |= dynamicFlag }
         if parameter != nil { flags |= parameterFlag }
-        if case .chunked = literals { flags |= chunkedFlag }
+        if case .chunked = literals { flags |= chunkedFlag } else if literals.count > 0 { flags |= indexedFlag }
         if parameter != nil && edges.isEmpty && wildcards.isEmpty { flags |= onlyParameterFlag }
         base.storeBytes(of: flags, toByteOffset: 30, as: UInt8.self)
         base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 32, as: UInt32.self)

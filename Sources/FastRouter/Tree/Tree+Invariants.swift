@@ -144,6 +144,7 @@ enum TreeInvariants {
     /// and returns them.
     private static func checkLiterals(_ node: Node, reachable: inout Set<UInt>) -> [Node] {
         let count = node.literalCount
+        precondition(node.isIndexed == (count > 0 && count <= LiteralChildren.inlineLimit), "invariant: the indexed flag")
         precondition(node.isChunked == (count > LiteralChildren.inlineLimit),
                      "invariant: a node indexes up to inlineLimit literal children and chunks more")
         guard node.isChunked else {
