@@ -11,6 +11,9 @@ import Synchronization
 @usableFromInline
 package final class RouterCore: @unchecked Sendable {
     package let options: RouterOptions
+    /// ``WalkInput/foldLimit`` of a plain path under these options: every byte folds with
+    /// ``RouterOptions/caseInsensitivePaths``, none without. Kept ready for the scan.
+    let plainPathFoldLimit: Int
     let webSchemes: WebSchemes
     /// The published tables.
     let tables = PublishedTables()
@@ -33,6 +36,7 @@ package final class RouterCore: @unchecked Sendable {
     package init(options: RouterOptions, names: NameTable.Store = NameTable.shared,
          releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil) {
         self.options = options
+        plainPathFoldLimit = options.caseInsensitivePaths ? Int.max : 0
         self.names = names
         holdsPayloads = releasePayload != nil
         webSchemes = WebSchemes(options.webSchemes)

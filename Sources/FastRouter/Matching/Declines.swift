@@ -96,7 +96,7 @@ extension RouterCore {
         }
         let table = state.pointee.currentTable
         let collected = walk.pointee.collected
-        let head = walk.pointee.headPreference
+        let head = walk.pointee.headOrder
         var next = -1
         for index in 0..<collected.count {
             let candidate = collected[index]
@@ -123,7 +123,7 @@ extension RouterCore {
     private static func sortCollected(_ walk: UnsafeMutablePointer<WalkState>) {
         let items = walk.pointee.collected.base
         let count = walk.pointee.collected.count
-        let head = walk.pointee.headPreference
+        let head = walk.pointee.headOrder
         guard count > 1 else { return }
         for index in 1..<count {
             let item = items[index]

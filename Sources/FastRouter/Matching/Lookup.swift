@@ -79,7 +79,7 @@ extension RouterCore {
         // The method is resolved after the tables are loaded: they use no name it cannot see.
         // Written out here, not in a function: every lookup with a method runs it.
         if let method {
-            walk.pointee.headPreference = nil
+            walk.pointee.headPreference = WalkState.noHeadPreference
             if MethodTable.isGET(method) {
                 walk.pointee.methodBit = methods.getBit
             } else {
@@ -96,7 +96,7 @@ extension RouterCore {
             }
         } else {
             walk.pointee.methodBit = .max
-            walk.pointee.headPreference = nil
+            walk.pointee.headPreference = WalkState.noHeadPreference
         }
         if collectingAll { return collectAll(walk.pointee.input, scratch, roots) }
         let table: Int

@@ -111,9 +111,15 @@ struct WalkState {
     var methodBit = UInt64.max
     /// For a HEAD request with the fallback on, HEAD's bit (0 when the router has never seen
     /// HEAD): among candidates of one shape, the routes naming HEAD come first (see
-    /// ``Walker/precedes(_:_:head:)``). `nil` for every other lookup. Kept by ``reset()`` like
-    /// ``methodBit``, so that declines order as their lookup did.
-    var headPreference: UInt64? = nil
+    /// ``Walker/precedes(_:_:head:)``). ``noHeadPreference`` for every other lookup (one store,
+    /// where an optional takes two). Kept by ``reset()`` like ``methodBit``, so that declines
+    /// order as their lookup did.
+    var headPreference = noHeadPreference
+    /// ``headPreference`` of a lookup that is not a HEAD request with the fallback on: never a
+    /// method's bit (a bit is 0 or a power of two).
+    static let noHeadPreference = UInt64.max
+    /// ``headPreference`` as ``Walker/precedes(_:_:head:)`` takes it.
+    var headOrder: UInt64? { headPreference == Self.noHeadPreference ? nil : headPreference }
     /// The methods of the routes that matched the URL but not the method: the `Allow` value
     /// when no route accepts it.
     var rejectedMethods: UInt64 = 0
@@ -474,7 +480,7 @@ struct Walker {
             return
         }
         if let best = state.pointee.best {
-            guard Self.precedes(terminal.pointee, best.pointee, head: state.pointee.headPreference) else {
+            guard Self.precedes(terminal.pointee, best.pointee, head: state.pointee.headOrder) else {
                 state.pointee.skipped = true
                 return
             }
@@ -503,7 +509,7 @@ struct Walker {
 
     /// True when `lhs` comes before `rhs` for a URL both match: priority and host rank, segment
     /// ranks, then registration and expansion order (docs/SEMANTICS.md §3.1). For a HEAD request
-    /// with the fallback on, `head` is HEAD's bit (``WalkState/headPreference``, `nil` for every
+    /// with the fallback on, `head` is HEAD's bit (``WalkState/headOrder``, `nil` for every
     /// other lookup): between two routes of the same shape, the one naming HEAD comes before
     /// registration order decides (§3.7), so that a later HEAD route is not hidden by a GET route
     /// of its shape. Ranks decide first, so pruning by key and rank (``shouldVisit``) stays exact.

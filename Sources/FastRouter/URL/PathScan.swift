@@ -24,7 +24,7 @@ extension ScratchState {
         guard end >= 0, let base = url.baseAddress else { return loadFullURL(url, options: core) }
         if urlExtras { clearURLExtras() }
         walk.input = WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
-                               foldLimit: core.options.caseInsensitivePaths ? Int.max : 0, host: nil, hostLength: 0,
+                               foldLimit: core.plainPathFoldLimit, host: nil, hostLength: 0,
                                slashes: slashes, slashBase: 0, slashLimit: Swift.min(url.count, 64))
         return true
     }
