@@ -223,8 +223,10 @@ struct Walker {
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
     /// never tests ``WalkInput/foldLimit``.
     ///
-    /// One segment per turn: find its end (``slashes(after:)``), then, at a node with literal
-    /// children, its hash (``SegmentHash/hash(_:from:end:readable:)``) and its child by it. A node
+    /// One segment per turn: find its end (the walk's own `/` bits, see ``slashes(after:)``),
+    /// then, at a node with literal children, its child: a short segment in the index's first
+    /// block here (``Node/firstBlockChild(head:length:)``), any other in
+    /// ``Node/literalChild(in:start:end:readable:)``. A node
     /// with nothing dynamic goes on to that child without recursion; one with branches tries
     /// them (``visitBranches``), and goes on to the placeholder child, when that is the last
     /// branch, also without recursion. Captures pushed on the way are left for the caller, which
