@@ -46,9 +46,10 @@ import Testing
         }
     }
 
-    /// The scan's `/` mask has bit i exactly where byte i of the path's first 64 bytes is `/`,
-    /// for every length up to 80 and `/`s anywhere (not side by side).
-    @Test func slashMaskMarksEverySlashOfTheFirst64Bytes() {
+    /// The scan's mask has bit i exactly where byte i of the path's first 64 bytes is `/` or
+    /// the path's end (a trailing `/` marks its own), for every length up to 80 and `/`s anywhere
+    /// (not side by side).
+    @Test func segmentEndMaskMarksEverySlashAndTheEndInTheFirst64Bytes() {
         var random = DifferentialScenario.SplitMix64(seed: 7)
         for length in 1...80 {
             for _ in 0..<40 {
@@ -62,6 +63,7 @@ import Testing
                 for (index, byte) in bytes.prefix(64).enumerated() where byte == UInt8(ascii: "/") {
                     expected |= 1 << UInt64(index)
                 }
+                if length < 64 && bytes.last != UInt8(ascii: "/") { expected |= 1 << UInt64(length) }
                 #expect(scanned.end == (bytes.last == UInt8(ascii: "/") ? length - 1 : length))
                 #expect(scanned.slashes == expected, "\(String(decoding: bytes, as: UTF8.self))")
             }
@@ -125,6 +127,18 @@ import Testing
             let match = try router.match(url)
             #expect(match?.value == value, "\(url)")
             #expect(match.map { $0.parameters.map(\.value) } ?? [] == parameters, "\(url)")
+        }
+        // Paths ending on either side of the window's last bit (byte 63), with and without a
+        // trailing `/`, and one segment longer still.
+        for length in 60...67 {
+            let value = String(repeating: "v", count: length - 3)
+            // "/a/:x" is not a route; "/a/:x/b" is.
+            for url in ["/a/\(value)", "/a/\(value)/"] { #expect(try router.match(url) == nil, "\(url)") }
+            for url in ["/a/\(value)/b", "/a/\(value)/b/"] {
+                let match = try router.match(url)
+                #expect(match?.value == 1, "\(url)")
+                #expect(match?.parameters.first?.value == value, "\(url)")
+            }
         }
     }
 

@@ -20,10 +20,11 @@ struct WalkInput {
     var host: UnsafePointer<UInt8>?
     var hostLength: Int
     /// Where the bytes of a window of the path, from ``slashBase`` up to ``slashLimit`` (at most
-    /// 64 bytes), are `/`: bit i for byte `slashBase + i`. A segment's end is then one bit
-    /// search (``Walker/slashes(after:)``). The plain-path scan leaves the window of a
-    /// path's first 64 bytes (``ScratchState/scanPlainPath(_:_:)``); any other input starts
-    /// with an empty one, and the walk fills a window where it needs one
+    /// 64 bytes), end a segment: bit i for byte `slashBase + i` when it is a `/` or the path's
+    /// end (``end`` itself, when the window reaches it). A segment's end is then one bit
+    /// search (``Walker/slashes(after:)``), the last segment's too. The plain-path scan leaves
+    /// the window of a path's first 64 bytes (``ScratchState/scanURL(_:options:)``); any other
+    /// input starts with an empty one, and the walk fills a window where it needs one
     /// (``searchSegmentEnd(from:)``).
     var slashes: UInt64
     var slashBase: Int
@@ -39,14 +40,14 @@ struct WalkInput {
         var from = start
         while true {
             findSlashes(from: from)
+            // A window that reaches the path's end has its bit: a search always ends.
             if slashes != 0 { return from &+ slashes.trailingZeroBitCount }
-            if end <= slashLimit { return end }
             from = slashLimit
         }
     }
 
-    /// Makes the window the path's bytes from `start` to 64 bytes on (or its end): sixteen at
-    /// a time where the buffer has them, one at a time near its end.
+    /// Makes the window the path's bytes from `start` to 64 bytes on (or its end, whose bit it
+    /// sets): sixteen at a time where the buffer has them, one at a time near its end.
     private mutating func findSlashes(from start: Int) {
         let limit = Swift.min(start &+ 64, end)
         var mask: UInt64 = 0
@@ -63,10 +64,10 @@ struct WalkInput {
         }
         // A block may run past the window's end (into a query, or a trailing '/').
         let span = limit &- start
-        if span < 64 { mask &= (1 &<< UInt64(truncatingIfNeeded: span)) &- 1 }
+        if span < 64 { mask = mask & ((1 &<< UInt64(truncatingIfNeeded: span)) &- 1) | 1 &<< UInt64(truncatingIfNeeded: span) }
         slashes = mask
         slashBase = start
-        slashLimit = limit
+        slashLimit = span < 64 ? limit &+ 1 : limit
     }
 }
 
@@ -315,7 +316,7 @@ struct Walker {
         }
     }
 
-    /// The `/` positions the input's window shows after `position`: bit i for byte
+    /// The segment ends (`/` or the path's end) the input's window shows after `position`: bit i for byte
     /// `position + 1 + i` (0 when the window does not reach past it). A walk takes each
     /// segment's end from them with one bit search, and shifts them on.
     @inline(__always)
@@ -327,9 +328,9 @@ struct Walker {
     }
 
     /// Where the segment that starts at `start` ends when the walk's own bits (`ahead`) show no
-    /// `/` after it: the input's window may have moved since they were taken (a branch searched
-    /// past it), so it is read again; the path's end when it reaches that far; else a search that
-    /// moves the window. Leaves in `ahead` the `/` positions it shows after the segment.
+    /// end after it: the input's window may have moved since they were taken (a branch searched
+    /// past it), so it is read again; else a search moves the window. Leaves in `ahead` the
+    /// segment ends it shows after the segment.
     @inline(__always)
     private func segmentEndPastWindow(from start: Int, ahead: inout UInt64) -> Int {
         let input = state.pointee.input
@@ -341,7 +342,6 @@ struct Walker {
                 ahead = (bits &>> UInt64(truncatingIfNeeded: length)) &>> 1
                 return start &+ length
             }
-            if input.end <= input.slashLimit { return input.end }
         }
         let end = state.pointee.input.searchSegmentEnd(from: start)
         ahead = slashes(after: end)

@@ -44,14 +44,17 @@ extension ScratchState {
 
     /// Where the walk of a plain path ends (one trailing `/` dropped), or -1 when `url` is not
     /// one: it starts with `/` and passes ``plainPathSlashes(_:_:)`` within 2048 bytes (so it
-    /// cannot have more segments than allowed). With it, where the path's first 64 bytes hold a
-    /// `/` (bit i for byte i): the walk finds its segments' ends there (``WalkInput/slashes``).
+    /// cannot have more segments than allowed). With it, where the path's first 64 bytes end a
+    /// segment, at a `/` or the path's end (bit i for byte i): the walk finds its segments'
+    /// ends there (``WalkInput/slashes``).
     @inline(never)
     static func scanPlainPath(_ base: UnsafePointer<UInt8>?, _ length: Int) -> (end: Int, slashes: UInt64) {
         guard let base, length > 0, length <= 2 &* MatchScratch.maxSegments, base[0] == 0x2F,
               let slashes = plainPathSlashes(base, length) else { return (-1, 0) }
-        // One trailing '/' is not a segment ("//" is not plain).
-        return (base[length &- 1] == 0x2F ? length &- 1 : length, slashes)
+        // One trailing '/' is not a segment ("//" is not plain), and marks the path's end in the
+        // window already; any other end is marked when the window reaches it.
+        if base[length &- 1] == 0x2F { return (length &- 1, slashes) }
+        return (length, length < 64 ? slashes | 1 &<< UInt64(truncatingIfNeeded: length) : slashes)
     }
 
     /// Forgets the scheme, host, fragment and query of the last URL (see ``urlExtras``).
