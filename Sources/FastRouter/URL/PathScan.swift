@@ -23,9 +23,17 @@ extension ScratchState {
         let (end, slashes) = Self.scanPlainPath(url.baseAddress, url.count)
         guard end >= 0, let base = url.baseAddress else { return loadFullURL(url, options: core) }
         if urlExtras { clearURLExtras() }
-        walk.input = WalkInput(bytes: base, values: base, start: 0, end: end, readable: url.count,
-                               foldLimit: core.plainPathFoldLimit, host: nil, hostLength: 0,
-                               slashes: slashes, slashBase: 0, slashLimit: Swift.min(url.count, 64))
+        // Field by field: the host is already nil (only the full scan sets one, and the next
+        // plain path clears it with the other extras).
+        walk.input.bytes = base
+        walk.input.values = base
+        walk.input.start = 0
+        walk.input.end = end
+        walk.input.readable = url.count
+        walk.input.foldLimit = core.plainPathFoldLimit
+        walk.input.slashes = slashes
+        walk.input.slashBase = 0
+        walk.input.slashLimit = Swift.min(url.count, 64)
         return true
     }
 
@@ -69,6 +77,8 @@ extension ScratchState {
         fragmentLength = 0
         queryPairs.removeAll()
         slowPath = false
+        walk.input.host = nil
+        walk.input.hostLength = 0
     }
 
     /// Where the `length` bytes at `base` (a path of at most 2048 bytes) hold a `/`, bit i for
