@@ -212,13 +212,13 @@ struct Walker {
     /// Walks the subtree of `start`, which stands for the path up to `position` (the `/` of the
     /// next segment, or the path's end).
     func visit(_ start: Node, _ position: Int) {
-        let saved = state.pointee.captureCount
         if input.foldLimit == 0 {
             visit(start, position, ExactBytes.self)
         } else {
             visit(start, position, SomeFoldedBytes.self)
         }
-        state.pointee.captureCount = saved
+        // A table's walk starts with no capture (``WalkState/captureCount``).
+        state.pointee.captureCount = 0
     }
 
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk

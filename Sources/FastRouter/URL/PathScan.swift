@@ -21,7 +21,9 @@ extension ScratchState {
     mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, options core: RouterCore) -> Bool {
         // The plain path's check returns two words, so the input is built here, in registers.
         let (end, slashes) = Self.scanPlainPath(url.baseAddress, url.count)
-        guard end >= 0, let base = url.baseAddress else { return loadFullURL(url, options: core) }
+        guard end >= 0 else { return loadFullURL(url, options: core) }
+        // A plain path has bytes: the scan refused a URL without.
+        let base = url.baseAddress.unsafelyUnwrapped
         if urlExtras { clearURLExtras() }
         // Field by field: the host is already nil (only the full scan sets one, and the next
         // plain path clears it with the other extras).
@@ -33,7 +35,9 @@ extension ScratchState {
         walk.input.foldLimit = core.plainPathFoldLimit
         walk.input.slashes = slashes
         walk.input.slashBase = 0
-        walk.input.slashLimit = Swift.min(url.count, 64)
+        // The whole first window: it shows the path's end when the path ends in it, and past
+        // that end the walk never asks.
+        walk.input.slashLimit = 64
         return true
     }
 
