@@ -52,10 +52,12 @@ extension RouterCore {
         walk.pointee.input = input
         let scheme = state.pointee.scheme
         if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
-            Walker(state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, input.start)
+            walk.pointee.collectingTable = 0
+            Walker(state: walk).visit(root, input.start)
         }
         if scheme == nil || options.globalFallback {
-            Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, input.start)
+            walk.pointee.collectingTable = 1
+            Walker(state: walk).visit(roots.global, input.start)
         }
         Self.sortCollected(walk)
     }

@@ -103,7 +103,7 @@ extension RouterCore {
         if roots.dynamicRoutes == 0 && walk.pointee.input.foldLimit == 0 && walk.pointee.input.end != walk.pointee.input.start
             && state.pointee.scheme == nil {
             // A path alone in a global table without dynamic routes: found by the whole path.
-            Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visitPath(roots.staticPaths)
+            Walker(state: walk).visitPath(roots.staticPaths)
             table = walk.pointee.best != nil ? 1 : -1
         } else {
             table = walkTables(scratch, roots)
@@ -166,17 +166,17 @@ extension RouterCore {
         let start = walk.pointee.input.start
         guard let scheme = state.pointee.scheme else {
             // A path alone: the global table, the walk of most lookups.
-            Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, start)
+            Walker(state: walk).visit(roots.global, start)
             return walk.pointee.best != nil ? 1 : -1
         }
         var table = -1
         if let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
-            Walker(state: walk, regexScratch: scratch.regexScratch, table: 0).visit(root, start)
+            Walker(state: walk).visit(root, start)
             if walk.pointee.best != nil { table = 0 }
         }
         if options.globalFallback {
             if table < 0 {
-                Walker(state: walk, regexScratch: scratch.regexScratch, table: 1).visit(roots.global, start)
+                Walker(state: walk).visit(roots.global, start)
                 if walk.pointee.best != nil { table = 1 }
             } else {
                 // The global table's candidates come after the scheme table's: found on a decline.

@@ -26,7 +26,7 @@ package final class MatchScratch {
     package init() {
         slot = ReaderRegistry.acquire()
         state = .allocate(capacity: 1)
-        state.initialize(to: ScratchState())
+        state.initialize(to: ScratchState(regexScratch: regexScratch))
     }
 
     deinit {
@@ -151,7 +151,7 @@ struct ScratchState {
     @usableFromInline var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
 
     /// The walk's captures and best candidate.
-    var walk = WalkState()
+    var walk: WalkState
     /// The router that served the last lookup, for declines, and its identity (see ``LiveRouters``).
     /// Set only when a decline can find another candidate.
     var core: Unmanaged<RouterCore>?
@@ -202,7 +202,8 @@ struct ScratchState {
     /// one once that match is gone (see ``ParameterStorage/make(_:byteCount:reusing:)``).
     var spareParameters: ParameterStorage?
 
-    init() {
+    init(regexScratch: RegexScratch) {
+        walk = WalkState(regexScratch: regexScratch)
         segmentStarts = .allocate(capacity: MatchScratch.maxSegments + 1)
         segmentLengths = .allocate(capacity: MatchScratch.maxSegments + 1)
         byteCapacity = 256

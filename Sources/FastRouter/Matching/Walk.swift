@@ -128,8 +128,13 @@ struct WalkState {
     var collecting = false
     var collected = FlatBuffer<CollectedCandidate>(capacity: 4)
     var collectedCaptures = FlatBuffer<Capture>(capacity: 8)
+    /// Which table a full walk is collecting from: 0 the scheme's, 1 the global one.
+    var collectingTable = 0
+    /// The reader's PCRE2 match data (owned by its ``MatchScratch``), for regex constraints.
+    unowned(unsafe) let regexScratch: RegexScratch
 
-    init() {
+    init(regexScratch: RegexScratch) {
+        self.regexScratch = regexScratch
         captureCapacity = 16
         (captures, bestCaptures) = Self.allocateCaptures(captureCapacity)
     }
@@ -199,9 +204,6 @@ struct CollectedCandidate {
 /// Reads the tree through plain pointers, records parameters as offsets, allocates nothing.
 struct Walker {
     let state: UnsafeMutablePointer<WalkState>
-    unowned(unsafe) let regexScratch: RegexScratch
-    /// Which table is walked, for collected candidates.
-    let table: Int
 
     /// What the walk reads: ``WalkState/input``, where the scan wrote it (not a copy: a lookup
     /// writes its input once).
@@ -506,7 +508,7 @@ struct Walker {
             out.update(from: state.pointee.captures, count: count)
         }
         if let extra { state.pointee.collectedCaptures.append(extra) }
-        state.pointee.collected.append(CollectedCandidate(terminal: terminal.pointee, table: table, captureStart: start))
+        state.pointee.collected.append(CollectedCandidate(terminal: terminal.pointee, table: state.pointee.collectingTable, captureStart: start))
     }
 
     /// True when `lhs` comes before `rhs` for a URL both match: priority and host rank, segment
@@ -557,6 +559,7 @@ struct Walker {
     /// Whether `edge` accepts the segment `[start, end)`; pushes its captures when it does.
     @inline(never)
     private func accepts(_ edge: Edge, _ start: Int, _ end: Int) -> Bool {
+        unowned(unsafe) let regexScratch = state.pointee.regexScratch
         let segment = UnsafeBufferPointer(start: input.values + start, count: end &- start)
         if edge.code == BuiltinCode.partial.rawValue {
             let template = Unmanaged<PartialTemplate>.fromOpaque(edge.matcher.unsafelyUnwrapped)
