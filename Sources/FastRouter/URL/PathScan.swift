@@ -177,18 +177,14 @@ extension ScratchState {
         }
         var position = 0
         var foldLimit = foldAll ? Int.max : 0
-        if ASCII.isAlpha(base[0]) {
-            var index = 1
-            while index < length && ASCII.isSchemeCharacter(base[index]) { index &+= 1 }
-            if index < length && base[index] == UInt8(ascii: ":") {
-                scheme = base
-                schemeLength = index
-                position = index &+ 1
-            }
+        if let colon = URLSyntax.schemeLength(base, length) {
+            scheme = base
+            schemeLength = colon
+            position = colon &+ 1
         }
         if scheme != nil {
             // "scheme://authority": anything else is left to the slow path.
-            guard length &- position >= 2, base[position] == 0x2F, base[position &+ 1] == 0x2F else {
+            guard URLSyntax.authorityFollows(base, at: position, length: length) else {
                 return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
             }
             let authorityStart = position &+ 2
@@ -196,7 +192,7 @@ extension ScratchState {
             var colon = -1
             while index < length {
                 let byte = base[index]
-                if byte == 0x2F || byte == 0x3F || byte == 0x23 { break }
+                if URLSyntax.endsAuthority(byte) { break }
                 // Userinfo, escapes, IPv6 literals, NUL and non-ASCII bytes need the slow path.
                 if byte == 0x40 || byte == 0x25 || byte == 0x5B || byte == 0 || byte >= 0x80 {
                     return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
@@ -222,7 +218,9 @@ extension ScratchState {
         guard let pathEnd = Self.plainPathEnd(base, from: position, length: length) else {
             return slowPrepare(url, webSchemes: webSchemes, plusAsSpace: plusAsSpace, foldAll: foldAll)
         }
-        guard finishQuery(base, from: pathEnd, length: length, plusAsSpace: plusAsSpace) else { return nil }
+        var decodedUsed = 0
+        guard recordQueryAndFragment(base, from: pathEnd, length: length, plusAsSpace: plusAsSpace,
+                                     decodedUsed: &decodedUsed) else { return nil }
         // One trailing '/' is not a segment ("//" went to the slow path).
         let end = pathEnd > position && base[pathEnd &- 1] == 0x2F ? pathEnd &- 1 : pathEnd
         return WalkInput(bytes: base, values: base, start: position, end: end, readable: length, foldLimit: foldLimit,
@@ -299,33 +297,6 @@ extension ScratchState {
             | LaneMask.highBits(block))
     }
 
-
-    /// Parses what follows the path at `pathEnd`: the query (decoded into the scratch) and the
-    /// raw fragment. `false` for an invalid query.
-    @inline(__always)
-    private mutating func finishQuery(_ base: UnsafePointer<UInt8>, from pathEnd: Int, length: Int,
-                                      plusAsSpace: Bool) -> Bool {
-        guard pathEnd < length else { return true }
-        if base[pathEnd] == UInt8(ascii: "#") {
-            fragment = base + (pathEnd &+ 1)
-            fragmentLength = length &- pathEnd &- 1
-            return true
-        }
-        return parseQueryAndFragment(base, from: pathEnd &+ 1, length: length, plusAsSpace: plusAsSpace)
-    }
-
-    @inline(never)
-    private mutating func parseQueryAndFragment(_ base: UnsafePointer<UInt8>, from queryStart: Int, length: Int,
-                                                plusAsSpace: Bool) -> Bool {
-        var queryEnd = length
-        if queryStart < length, let hash = memchr(base + queryStart, 0x23, length - queryStart) {
-            queryEnd = UnsafeRawPointer(hash).assumingMemoryBound(to: UInt8.self) - base
-            fragment = base + queryEnd + 1
-            fragmentLength = length - queryEnd - 1
-        }
-        var decodedUsed = 0
-        return parseQuery(base + queryStart, queryEnd - queryStart, plusAsSpace: plusAsSpace, decodedUsed: &decodedUsed)
-    }
 
     /// The slow path: splits and decodes the URL into the scratch, then joins its segments as
     /// the canonical path a walk reads. A decoded `/` stays in its segment: in the bytes a walk

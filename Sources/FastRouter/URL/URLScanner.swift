@@ -84,24 +84,19 @@ extension ScratchState {
 
         var position = 0
         var isWeb = false
-        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"  ('?' and '#' end it: not scheme bytes)
-        if ASCII.isAlpha(base[0]) {
-            var index = 1
-            while index < length && ASCII.isSchemeCharacter(base[index]) { index += 1 }
-            if index < length && base[index] == UInt8(ascii: ":") {
-                scheme = UnsafePointer(base)
-                schemeLength = index
-                isWeb = webSchemes.contains(base, index)
-                position = index + 1
-            }
+        if let colon = URLSyntax.schemeLength(base, length) {
+            scheme = UnsafePointer(base)
+            schemeLength = colon
+            isWeb = webSchemes.contains(base, colon)
+            position = colon + 1
         }
         var decodedUsed = 0
-        if scheme != nil, position + 1 < length, base[position] == 0x2F, base[position + 1] == 0x2F {
+        if scheme != nil, URLSyntax.authorityFollows(base, at: position, length: length) {
             let authorityStart = position + 2
             var authorityEnd = authorityStart
             // A '%' or a non-ASCII byte: the authority's escapes and UTF-8 need checking.
             var escaped = false
-            while authorityEnd < length && !Self.endsAuthority(base[authorityEnd]) {
+            while authorityEnd < length && !URLSyntax.endsAuthority(base[authorityEnd]) {
                 escaped = escaped || base[authorityEnd] == 0x25 || base[authorityEnd] >= 0x80
                 authorityEnd += 1
             }
@@ -172,21 +167,8 @@ extension ScratchState {
                 }
             }
         }
-        guard pathEnd < length else { return true }
-        if base[pathEnd] == UInt8(ascii: "#") {
-            // The fragment is exposed raw and never validated.
-            fragment = base + pathEnd + 1
-            fragmentLength = length - pathEnd - 1
-            return true
-        }
-        let queryStart = pathEnd + 1
-        var queryEnd = length
-        if queryStart < length, let hash = memchr(base + queryStart, 0x23, length - queryStart) {
-            queryEnd = UnsafeRawPointer(hash).assumingMemoryBound(to: UInt8.self) - base
-            fragment = base + queryEnd + 1
-            fragmentLength = length - queryEnd - 1
-        }
-        return parseQuery(base + queryStart, queryEnd - queryStart, plusAsSpace: plusAsSpace, decodedUsed: &decodedUsed)
+        return recordQueryAndFragment(base, from: pathEnd, length: length, plusAsSpace: plusAsSpace,
+                                      decodedUsed: &decodedUsed)
     }
 
     /// Splits the path starting at `start` on '/' up to the first '?' or '#', sixteen bytes at a
@@ -274,12 +256,6 @@ extension ScratchState {
         lengths[count] = length
         count &+= 1
         return true
-    }
-
-    /// True for the bytes that end a URL's authority.
-    @inline(__always)
-    private static func endsAuthority(_ byte: UInt8) -> Bool {
-        byte == 0x2F || byte == 0x3F || byte == 0x23
     }
 
     /// Validates, decodes if needed and records one non-empty segment. `special` says whether its
