@@ -86,6 +86,27 @@ import Testing
         return (SegmentHash.finish(hash, tail: tail), tail)
     }
 
+    /// A segment's first word, loaded in one go wherever it lies and however much of the buffer
+    /// may be read, is its label's (the label's first 8 bytes, zero-padded); only a buffer of
+    /// fewer than 8 bytes has none to load, and the byte-by-byte fallback gives the same word.
+    /// (A path has no empty segment.)
+    @Test func headsLoadAsTheirLabels() {
+        let text = Array("/ab/abcdefghijklmnop/0123456789/x/12345678/".utf8)
+        text.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for start in 0..<text.count {
+                for end in (start + 1)...text.count where !text[start..<end].contains(UInt8(ascii: "/")) {
+                    for readable in Set([end, min(end + 3, text.count), text.count]) {
+                        let label = Array(text[start..<end])
+                        let loaded = SegmentHash.loadedHead(base, from: start, end: end, readable: readable)
+                        #expect(loaded == (readable >= 8 ? SegmentHash.head(of: label) : nil), "\(start)..<\(end) of \(readable)")
+                        #expect(SegmentHash.head(base, from: start, end: end, readable: readable) == SegmentHash.head(of: label))
+                    }
+                }
+            }
+        }
+    }
+
     /// A URL's segment hashes as the definition says and as the editor hashes the same label,
     /// wherever it lies and however much of the buffer may be read past it.
     @Test func segmentsHashAsTheirLabels() {
@@ -100,7 +121,7 @@ import Testing
                         #expect(segment.end == end)
                         #expect(segment.hash == reference.hash && segment.tail == reference.tail, "\(start)..<\(end)")
                         #expect(SegmentHash.of(Array(text[start..<end])) == reference.hash, "\(start)..<\(end)")
-                        #expect(SegmentHash.tail(of: Array(text[start..<end])) == reference.tail, "\(start)..<\(end)")
+                        #expect(SegmentHash.segment(Array(text[start..<end])).tail == reference.tail, "\(start)..<\(end)")
                     }
                 }
             }

@@ -263,14 +263,10 @@ struct Walker {
                 var literal: Node? = nil
                 if flags & (Node.indexedFlag | Node.chunkedFlag) != 0 {
                     let bytes = input.bytes, readable = input.readable, length = end &- start
-                    if flags & Node.indexedFlag != 0 && length <= 8 && (readable &- start >= 8 || end >= 8) {
+                    if flags & Node.indexedFlag != 0 && length <= 8,
+                       let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
                         // The common case in the loop itself: a short segment, its first word
-                        // loaded forwards (or as the word ending where it ends, shifted down),
-                        // searched in the first block of tags.
-                        let drop = UInt64(truncatingIfNeeded: (8 &- length) &* 8)
-                        let head = readable &- start >= 8
-                            ? UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) & (UInt64.max &>> drop)
-                            : UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self) &>> drop
+                        // loaded in one go, searched in the first block of tags.
                         literal = node.firstBlockChild(head: head, length: length)
                         if literal == nil && node.literalCount > LiteralChildren.tagBlock {
                             literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)

@@ -299,20 +299,7 @@ extension Node {
     func literalChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
         if isChunked { return chunkedChild(in: bytes, start: start, end: end, readable: readable) }
         let length = end &- start
-        let head: UInt64
-        if length >= 8 {
-            head = UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self)
-        } else if readable &- start >= 8 {
-            head = UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self)
-                & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
-        } else if end >= 8 {
-            head = UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
-                &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8)
-        } else if readable >= 8 {
-            // In the buffer's first word.
-            head = (UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: start &* 8))
-                & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
-        } else {
+        guard let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) else {
             return literalChildTheLongWay(bytes, start: start, end: end, readable: readable)
         }
         let target = SegmentHash.tagLanes(head: head, length: length)

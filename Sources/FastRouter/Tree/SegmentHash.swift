@@ -58,21 +58,30 @@ enum SegmentHash {
 
     /// The segment's first word: its first 8 bytes, or all of a shorter segment with the rest
     /// zero. What a small node's index tags (``tag(head:length:)``) and a node's label starts
-    /// with (``Node/labelHead``). Loaded forwards where the buffer has 8 bytes from `start`
-    /// (`readable`: the bytes that may be loaded), else as the word ending at `end`, shifted down.
+    /// with (``Node/labelHead``).
     @inline(__always)
     static func head(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> UInt64 {
+        loadedHead(bytes, from: start, end: end, readable: readable) ?? partialWord(bytes, at: start, end: end)
+    }
+
+    /// ``head(_:from:end:readable:)`` in one word load, the only way the lookup reads it: forwards
+    /// where the buffer has 8 bytes from `start` (`readable`: the bytes that may be loaded), else
+    /// as the word ending at `end` shifted down, else (a segment near the start of a short
+    /// buffer) the buffer's first word shifted down; `nil` when the buffer is shorter than 8
+    /// bytes.
+    @inline(__always)
+    static func loadedHead(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> UInt64? {
         let length = end &- start
         if readable &- start >= 8 {
-            // A shift by 0 keeps the whole word of a segment of 8 bytes or more.
-            let drop = UInt64(truncatingIfNeeded: (8 &- Swift.min(length, 8)) &* 8)
-            return UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) & (UInt64.max &>> drop)
+            let word = UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self)
+            return length >= 8 ? word : word & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
         }
-        if end >= 8 {
-            return UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
-                &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8)
-        }
-        return partialWord(bytes, at: start, end: end)
+        // The segment lies in fewer than 8 readable bytes: it is shorter than 8.
+        let drop = UInt64(truncatingIfNeeded: (8 &- length) &* 8)
+        if end >= 8 { return UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self) &>> drop }
+        guard readable >= 8 else { return nil }
+        return (UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: start &* 8))
+            & (UInt64.max &>> drop)
     }
 
     /// The 0 to 7 bytes from `index` to `end`, loaded as one word (forwards when the buffer has
@@ -109,9 +118,6 @@ enum SegmentHash {
     /// The hash of a whole label (no `/` in it: a decoded one is spelled NUL): what the walk's
     /// ``hash(_:from:end:readable:)`` gives for the same bytes, since it is that function.
     static func of(_ label: [UInt8]) -> UInt64 { segment(label).hash }
-
-    /// The last partial word of `label` (see ``hash(_:from:end:readable:)``).
-    static func tail(of label: [UInt8]) -> UInt64 { segment(label).tail }
 
     /// The tag of `label` in a small node's index: what the walk computes for the same bytes.
     static func tag(of label: [UInt8]) -> UInt8 { tag(head: head(of: label), length: label.count) }
