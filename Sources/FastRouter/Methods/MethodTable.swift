@@ -120,7 +120,9 @@ final class MethodTable: @unchecked Sendable {
     /// (a lookup then takes ``getBit``, one load, and no index probe).
     @inline(__always)
     static func isGET(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == 3, let base = bytes.baseAddress else { return false }
+        guard bytes.count == 3 else { return false }
+        // A buffer with bytes has a base address.
+        let base = bytes.baseAddress.unsafelyUnwrapped
         return UnsafeRawPointer(base).loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base[2] == 0x54
     }
 
