@@ -269,7 +269,7 @@ struct Walker {
                         // loaded in one go, searched in the first block of tags.
                         literal = node.firstBlockChild(head: head, length: length)
                         if literal == nil && node.literalCount > LiteralChildren.tagBlock {
-                            literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
+                            literal = node.laterBlockChild(head: head, length: length, path: UnsafeRawPointer(bytes + start))
                         }
                     } else {
                         literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
