@@ -3,6 +3,21 @@
 /// templates share (docs/SEMANTICS.md §3.2: scheme and host compare case-insensitively, path literals
 /// byte-exact unless the router folds them).
 enum ByteComparison {
+    /// Whether two runs of `length` bytes agree in their 8-byte words from offset `start` up to
+    /// the last word: each word that ends before the run's last 8 bytes. The caller compares that
+    /// last word (the one ending where the runs end, which may overlap the one before) itself:
+    /// a label's or a path's last word is kept ready, so no word is ever masked.
+    @inline(__always)
+    static func wordsBeforeLastEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, from start: Int, length: Int) -> Bool {
+        var offset = start
+        while length &- offset > 8 {
+            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset &+= 8
+        }
+        return true
+    }
+
     /// Compares the leading whole 8-byte words of two byte runs (keys are short, so this beats a
     /// call to memcmp). Returns where the remaining tail starts, or `nil` when a word differs.
     @inline(__always)

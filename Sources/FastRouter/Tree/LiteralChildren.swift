@@ -409,13 +409,8 @@ extension Node {
     @inline(__always)
     private func restMatches(length: Int, path: UnsafeRawPointer) -> Bool {
         let label = UnsafeRawPointer(self.label)
-        var offset = 8
-        while length &- offset > 8 {
-            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != label.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-            offset &+= 8
-        }
-        return path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-            == label.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+        return ByteComparison.wordsBeforeLastEqual(path, label, from: 8, length: length)
+            && path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+                == label.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
     }
 }

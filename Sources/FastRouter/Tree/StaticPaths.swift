@@ -78,13 +78,7 @@ struct StaticPathEntry {
     @inline(__always)
     func matches(last: UInt64, path: UnsafeRawPointer, length: Int) -> Bool {
         guard self.length == length && self.last == last else { return false }
-        var offset = 0
-        while length &- offset > 8 {
-            if path.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-            offset &+= 8
-        }
-        return true
+        return ByteComparison.wordsBeforeLastEqual(path, bytes, from: 0, length: length)
     }
 
     static func make(path: [UInt8], node: Node) -> StaticPathEntry {
