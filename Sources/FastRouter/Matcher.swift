@@ -66,7 +66,7 @@ public final class Matcher<Value> {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(utf8 url: UnsafeBufferPointer<UInt8>, method: HTTPMethod) throws(RouterError) -> MatchOutcome {
         let status = core._withUnsafeGuaranteedRef { core in
-            withUTF8(method.rawValue) { core.match(url: scratch.state.pointee.own(url), method: $0, into: scratch) }
+            withUTF8(method.rawValue) { core.match(method: $0, url: scratch.state.pointee.own(url), into: scratch) }
         }
         return try Self.outcome(status)
     }

@@ -153,7 +153,7 @@ extension RouterCore {
         return withUTF8(url) { bytes in
             scratch._withUnsafeGuaranteedRef { scratch in
                 let status = if let method {
-                    withUTF8(method.rawValue) { match(url: bytes, method: $0, into: scratch) }
+                    withUTF8(method.rawValue) { match(method: $0, url: bytes, into: scratch) }
                 } else {
                     match(url: bytes, into: scratch)
                 }

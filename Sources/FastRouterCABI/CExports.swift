@@ -256,13 +256,12 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
     return matchScratch(match)._withUnsafeGuaranteedRef { scratch in
         // A method over 64 KiB is refused like a NULL one: it cannot be a method anyone serves,
         // and checking it whole would make a lookup's cost the caller's choice.
-        guard let router, methodLength <= UInt(maxMethodLength),
-              let url = bytes(url, length, limit: MatchScratch.maxURLLength + 1),
-              let method = bytes(method, methodLength) else {
+        guard let router, let url = bytes(url, length, limit: MatchScratch.maxURLLength + 1),
+              methodLength <= UInt(maxMethodLength), let method = bytes(method, methodLength) else {
             scratch.clearResult()
             return FRStatus.invalidArgument
         }
-        return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, method: method, into: scratch) })
+        return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(method: method, url: url, into: scratch) })
     }
 }
 

@@ -113,7 +113,7 @@ extension RouteAnalysis {
             withUTF8(method?.rawValue ?? "") { methodBytes in
                 var found: [(id: UInt64, record: UInt32)] = []
                 // An empty method is a lookup without one.
-                var status = core.match(url: bytes, method: methodBytes, into: scratch)
+                var status = core.match(method: methodBytes, url: bytes, into: scratch)
                 while status == .found {
                     if let record = scratch.routeRecord { found.append((scratch.routeID, record)) }
                     status = scratch.next()

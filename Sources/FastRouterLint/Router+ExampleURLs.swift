@@ -119,7 +119,7 @@ extension RouteAnalysis {
         withUTF8(url) { bytes in
             withUTF8(method?.rawValue ?? "") { methodBytes in
                 // An empty method is a lookup without one.
-                let record = core.match(url: bytes, method: methodBytes, into: scratch) == .found ? scratch.routeRecord : nil
+                let record = core.match(method: methodBytes, url: bytes, into: scratch) == .found ? scratch.routeRecord : nil
                 scratch.clearResult()
                 scratch.slot.drop()
                 return record

@@ -95,7 +95,7 @@ import Testing
         let scratch = MatchScratch()
         for name in ["GET\u{0}", "GET\u{0}\u{0}", "HEAD\u{0}", "\u{0}GET"] {
             let status = Array("/a".utf8).withUnsafeBufferPointer { url in
-                Array(name.utf8).withUnsafeBufferPointer { router.core.match(url: url, method: $0, into: scratch) }
+                Array(name.utf8).withUnsafeBufferPointer { router.core.match(method: $0, url: url, into: scratch) }
             }
             #expect(status == .invalidMethod, "\(Array(name.utf8))")
         }

@@ -23,7 +23,7 @@ extension RouterCore {
     /// in `scratch`), `.invalidURL` or `.invalidMethod` (not an HTTP token).
     /// - Complexity: as ``match(url:into:)``, plus the comparison of the method with the names
     ///   the router knows; no heap allocation once `scratch` is warm.
-    package func match(url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>,
+    package func match(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>,
                        into scratch: MatchScratch) -> LookupStatus {
         lookup(url, method: method.isEmpty ? nil : method, scratch, collectingAll: false)
     }
@@ -36,10 +36,10 @@ extension RouterCore {
         return match(url: bytes, into: scratch)
     }
 
-    /// ``match(url:method:into:)`` for a URL given as a Swift string (copied as above).
+    /// ``match(method:url:into:)`` for a URL given as a Swift string (copied as above).
     package func match(string url: String, method: HTTPMethod, into scratch: MatchScratch) -> LookupStatus {
         let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
-        return withUTF8(method.rawValue) { match(url: bytes, method: $0, into: scratch) }
+        return withUTF8(method.rawValue) { match(method: $0, url: bytes, into: scratch) }
     }
 
     /// Finds every candidate for `url` (that accepts `method`, when given) in one version of the

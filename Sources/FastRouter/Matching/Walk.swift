@@ -433,6 +433,11 @@ struct Walker {
     /// The URL ends at `node`: the routes ending here, then the wildcards matching nothing.
     @inline(__always)
     private func atEnd(_ node: Node) {
+        // The commonest end: one route, no wildcard.
+        if node.hasOneTerminalOnly {
+            consider(node.terminalAddress(at: 0), extra: nil)
+            return
+        }
         // The terminals, then the wildcards, lie side by side: walked by pointer, since a
         // candidate's bookkeeping writes memory the compiler cannot tell from the node's.
         var terminal = node.terminalAddress(at: 0)

@@ -40,6 +40,9 @@ struct Node: BitwiseCopyable {
     @inline(__always) var edgeCount: Int { Int(base.load(fromByteOffset: 24, as: UInt16.self)) }
     @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 26, as: UInt16.self)) }
     @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 28, as: UInt16.self)) }
+    /// True when the node has one terminal and no wildcard (the two counts in one load): the
+    /// commonest end of a walk.
+    @inline(__always) var hasOneTerminalOnly: Bool { base.loadUnaligned(fromByteOffset: 26, as: UInt32.self) == 1 }
     /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``; bit 2: ``hasParameter``; bit 3:
     /// ``isChunked``; bit 4: ``onlyParameter``; bit 5: ``isIndexed``. One load for all.
     @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 30, as: UInt8.self) }
