@@ -243,8 +243,8 @@ struct Walker {
                 atEnd(node)
                 return
             }
+            // A leaf has nothing to follow: the steps below find no way on, so it needs no test.
             let flags = node.flags
-            if flags & Node.leafFlag != 0 { return }
             let start = position &+ 1
             // The segment's end: the next `/` the window shows, else the end of the path or a
             // search past the window.
