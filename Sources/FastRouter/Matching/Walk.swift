@@ -29,6 +29,10 @@ struct WalkInput {
     var slashes: UInt64
     var slashBase: Int
     var slashLimit: Int
+    /// The segment ends the window shows after ``start`` (bit i for byte `start + 1 + i`), as
+    /// the plain-path scan leaves them: where a table's walk begins, with no look at the window.
+    /// 0 when no scan took them (the walk then reads the window, as for any `/` bits run out).
+    var startAhead: UInt64 = 0
 
     /// What an input reads before a lookup has written one: no byte.
     static var nothing: UnsafePointer<UInt8> { UnsafePointer(bitPattern: 1).unsafelyUnwrapped }
@@ -215,9 +219,9 @@ struct Walker {
     /// next segment, or the path's end).
     func visit(_ start: Node, _ position: Int) {
         if input.foldLimit == 0 {
-            visit(start, position, ExactBytes.self)
+            visit(start, position, input.startAhead, ExactBytes.self)
         } else {
-            visit(start, position, SomeFoldedBytes.self)
+            visit(start, position, input.startAhead, SomeFoldedBytes.self)
         }
         // A table's walk starts with no capture (``WalkState/captureCount``).
         state.pointee.captureCount = 0
@@ -234,10 +238,10 @@ struct Walker {
     /// them (``visitBranches``), and goes on to the placeholder child, when that is the last
     /// branch, also without recursion. Captures pushed on the way are left for the caller, which
     /// restores its count.
-    private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ mode: Mode.Type) {
+    private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ ahead: UInt64, _ mode: Mode.Type) {
         var node = start
         var position = position
-        var ahead = slashes(after: position)
+        var ahead = ahead
         while true {
             if position == input.end {
                 atEnd(node)
@@ -361,7 +365,7 @@ struct Walker {
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         } else if let literal {
             let saved = state.pointee.captureCount
-            visit(literal, segmentEnd, mode)
+            visit(literal, segmentEnd, slashes(after: segmentEnd), mode)
             state.pointee.captureCount = saved
             if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
         }
@@ -373,7 +377,7 @@ struct Walker {
                 guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank) else { continue }
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
-                if accepts(edge, start, segmentEnd) { visit(edge.child, segmentEnd, mode) }
+                if accepts(edge, start, segmentEnd) { visit(edge.child, segmentEnd, slashes(after: segmentEnd), mode) }
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = rank }
             }
@@ -391,7 +395,7 @@ struct Walker {
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
                 push(capture)
-                visit(child, segmentEnd, mode)
+                visit(child, segmentEnd, slashes(after: segmentEnd), mode)
                 state.pointee.captureCount = saved
                 if state.pointee.version != before { bestRank = SegmentRank.parameter.rawValue }
             }
@@ -424,7 +428,7 @@ struct Walker {
         node.forEachLiteral { child in
             if child.labelLength == length && foldedEqual(child.label, start, length) {
                 let saved = state.pointee.captureCount
-                visit(child, end, mode)
+                visit(child, end, slashes(after: end), mode)
                 state.pointee.captureCount = saved
             }
         }

@@ -38,6 +38,7 @@ extension ScratchState {
         // The whole first window: it shows the path's end when the path ends in it, and past
         // that end the walk never asks.
         walk.input.slashLimit = 64
+        walk.input.startAhead = slashes &>> 1
         return true
     }
 
