@@ -230,7 +230,10 @@ struct Walker {
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
     /// never tests ``WalkInput/foldLimit``.
     ///
-    /// One segment per turn: find its end (the walk's own `/` bits, see ``slashes(after:)``),
+    /// `ahead`: the segment ends after `position` (``slashes(after:)``, or the scan's
+    /// ``WalkInput/startAhead`` at a table's start; 0 reads the window).
+    ///
+    /// One segment per turn: find its end (the walk's own bits, shifted on from `ahead`),
     /// then, at a node with literal children, its child: a short segment in the index's first
     /// block here (``Node/firstBlockChild(head:length:)``), any other in
     /// ``Node/literalChild(in:start:end:readable:)``. A node
@@ -273,7 +276,8 @@ struct Walker {
                         // loaded in one go, searched in the first block of tags.
                         literal = node.firstBlockChild(head: head, length: length)
                         if literal == nil && node.literalCount > LiteralChildren.tagBlock {
-                            literal = node.laterBlockChild(head: head, length: length, path: UnsafeRawPointer(bytes + start))
+                            literal = node.laterBlockChild(SegmentHash.tagLanes(head: head, length: length), head: head,
+                                                           length: length, path: UnsafeRawPointer(bytes + start))
                         }
                     } else {
                         literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
@@ -318,9 +322,9 @@ struct Walker {
         }
     }
 
-    /// The segment ends (`/` or the path's end) the input's window shows after `position`: bit i for byte
-    /// `position + 1 + i` (0 when the window does not reach past it). A walk takes each
-    /// segment's end from them with one bit search, and shifts them on.
+    /// The segment ends (`/` or the path's end) the input's window shows after `position`: bit
+    /// i for byte `position + 1 + i` (0 when the window does not reach past it). A walk takes
+    /// each segment's end from them with one bit search, and shifts them on.
     @inline(__always)
     private func slashes(after position: Int) -> UInt64 {
         let input = state.pointee.input

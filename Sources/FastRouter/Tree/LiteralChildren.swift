@@ -347,19 +347,12 @@ extension Node {
                      path: UnsafeRawPointer(bytes + start))
     }
 
-    /// The child whose label is the segment of up to 8 bytes whose first word (all of it) is
-    /// `head`, at `path`, in the index's blocks after the first: where the walk goes when
-    /// ``firstBlockChild(head:length:)`` found none in a node of more than 16 children.
+    /// The child whose label is the segment at `path` (`head`: its first word, `target`: its tag
+    /// in every lane), searched in the index's blocks after the first: where the walk's loop and
+    /// ``literalChild(in:start:end:readable:)`` go when the first block has none (a node of more
+    /// than 16 children).
     @inline(never)
-    func laterBlockChild(head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
-        child(tagged: SegmentHash.tagLanes(head: head, length: length), from: LiteralChildren.tagBlock, head: head,
-              length: length, path: path)
-    }
-
-    /// ``literalChild(in:start:end:readable:)`` in the index's blocks after the first (a node of
-    /// more than 16 children).
-    @inline(never)
-    private func laterBlockChild(_ target: SIMD16<UInt8>, head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
+    func laterBlockChild(_ target: SIMD16<UInt8>, head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
         child(tagged: target, from: LiteralChildren.tagBlock, head: head, length: length, path: path)
     }
 
