@@ -78,6 +78,27 @@ import Testing
         }
     }
 
+    /// A node with one literal child compares the segment with its label directly (no tag): the
+    /// label is taken only when the whole segment equals it, whether it lies in a path's first
+    /// 8 bytes or later, and anything else goes to the placeholder beside it.
+    @Test func aLoneLiteralChildIsComparedWhole() throws {
+        let router = Router<Int>()
+        try router.add("/1/users", id: 1, value: 1)
+        try router.add("/1/:name", id: 2, value: 2)
+        try router.add("/deeper/path/users", id: 3, value: 3)
+        try router.add("/deeper/path/:name", id: 4, value: 4)
+        router.core.checkInvariants()
+        for prefix in ["/1/", "/deeper/path/"] {
+            let literal = prefix == "/1/" ? 1 : 3
+            #expect(try router.match(prefix + "users")?.value == literal)
+            for other in ["user", "usersx", "Users", "u", "usera", "12345678", "users123"] {
+                #expect(try router.match(prefix + other)?.value == literal + 1, "\(prefix)\(other)")
+            }
+        }
+        #expect(try router.match("/2/users") == nil)
+        #expect(try router.match("/1") == nil)
+    }
+
     /// A case-insensitive lookup finds every child that equals the segment folded, in an index
     /// and in chunks alike.
     @Test func foldedLookupsScanChunks() throws {

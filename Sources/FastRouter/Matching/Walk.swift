@@ -268,7 +268,7 @@ struct Walker {
                 next = visitBranches(node, position, end, literal: nil, folded: true, mode)
             } else {
                 var literal: Node? = nil
-                if flags & (Node.indexedFlag | Node.chunkedFlag) != 0 {
+                if flags & (Node.indexedFlag | Node.singleLiteralFlag | Node.chunkedFlag) != 0 {
                     let bytes = input.bytes, readable = input.readable, length = end &- start
                     if flags & Node.indexedFlag != 0 && length <= 8,
                        let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
@@ -279,6 +279,11 @@ struct Walker {
                             literal = node.laterBlockChild(SegmentHash.tagLanes(head: head, length: length), head: head,
                                                            length: length, path: UnsafeRawPointer(bytes + start))
                         }
+                    } else if flags & Node.singleLiteralFlag != 0 && length <= 8,
+                              let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
+                        // A lone child: its label compared, no tag.
+                        let child = node.indexedChild(at: 0)
+                        if child.labelHead == head && child.labelLength == length { literal = child }
                     } else {
                         literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
                     }

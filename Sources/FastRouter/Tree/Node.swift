@@ -44,7 +44,8 @@ struct Node: BitwiseCopyable {
     /// commonest end of a walk.
     @inline(__always) var hasOneTerminalOnly: Bool { base.loadUnaligned(fromByteOffset: 26, as: UInt32.self) == 1 }
     /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``; bit 2: ``hasParameter``; bit 3:
-    /// ``isChunked``; bit 4: ``onlyParameter``; bit 5: ``isIndexed``. One load for all.
+    /// ``isChunked``; bit 4: ``onlyParameter``; bit 5: ``isIndexed``; bit 6:
+    /// ``hasSingleLiteral``. One load for all.
     @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 30, as: UInt8.self) }
     /// True when the node has no literal child, edge, parameter child or wildcard: after it the
     /// URL must end.
@@ -54,9 +55,12 @@ struct Node: BitwiseCopyable {
     @inline(__always) var hasParameter: Bool { flags & Self.parameterFlag != 0 }
     /// True when the literal children are in chunks (more than ``LiteralChildren/inlineLimit``).
     @inline(__always) var isChunked: Bool { flags & Self.chunkedFlag != 0 }
-    /// True when the node has literal children in an index (at least one, no more than
+    /// True when the node has literal children in an index (at least two, no more than
     /// ``LiteralChildren/inlineLimit``): the walk's test for its common search.
     @inline(__always) var isIndexed: Bool { flags & Self.indexedFlag != 0 }
+    /// True when the node has exactly one literal child (in an index of one): the walk compares
+    /// its label at once, with no tag to compute.
+    @inline(__always) var hasSingleLiteral: Bool { flags & Self.singleLiteralFlag != 0 }
     /// True when a placeholder child is the only dynamic branch (no edge, no wildcard): when no
     /// literal child takes the segment, a walk goes on to it without trying anything else.
     @inline(__always) var onlyParameter: Bool { flags & Self.onlyParameterFlag != 0 }
@@ -69,7 +73,7 @@ struct Node: BitwiseCopyable {
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride
     static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8,
-               onlyParameterFlag: UInt8 = 16, indexedFlag: UInt8 = 32
+               onlyParameterFlag: UInt8 = 16, indexedFlag: UInt8 = 32, singleLiteralFlag: UInt8 = 64
 
     // MARK: Sections
 
@@ -127,7 +131,13 @@ struct Node: BitwiseCopyable {
         var flags: UInt8 = leaf ? leafFlag : 0
         if dynamic { flags |= dynamicFlag }
         if parameter != nil { flags |= parameterFlag }
-        if case .chunked = literals { flags |= chunkedFlag } else if literals.count > 0 { flags |= indexedFlag }
+        if case .chunked = literals {
+            flags |= chunkedFlag
+        } else if literals.count == 1 {
+            flags |= singleLiteralFlag
+        } else if literals.count > 0 {
+            flags |= indexedFlag
+        }
         if parameter != nil && edges.isEmpty && wildcards.isEmpty { flags |= onlyParameterFlag }
         base.storeBytes(of: flags, toByteOffset: 30, as: UInt8.self)
         base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 32, as: UInt32.self)

@@ -64,19 +64,16 @@ enum SegmentHash {
         loadedHead(bytes, from: start, end: end, readable: readable) ?? partialWord(bytes, at: start, end: end)
     }
 
-    /// ``head(_:from:end:readable:)`` in one word load, the only way the lookup reads it: forwards
-    /// where the buffer has 8 bytes from `start` (`readable`: the bytes that may be loaded), else
-    /// as the word ending at `end` shifted down, else (a segment near the start of a short
-    /// buffer) the buffer's first word shifted down; `nil` when the buffer is shorter than 8
-    /// bytes.
+    /// ``head(_:from:end:readable:)`` in one word load, the only way the lookup reads it: the
+    /// first 8 bytes of a segment of at least 8; for a shorter one, the word ending at `end`
+    /// shifted down (no mask, and no look at `readable`: a segment after a path's first 8 bytes),
+    /// else (a segment near the start of a short buffer) the buffer's first word shifted down
+    /// and masked; `nil` when the buffer is shorter than 8 bytes (`readable`: the bytes that may
+    /// be loaded).
     @inline(__always)
     static func loadedHead(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> UInt64? {
         let length = end &- start
-        if readable &- start >= 8 {
-            let word = UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self)
-            return length >= 8 ? word : word & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
-        }
-        // The segment lies in fewer than 8 readable bytes: it is shorter than 8.
+        if length >= 8 { return UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) }
         let drop = UInt64(truncatingIfNeeded: (8 &- length) &* 8)
         if end >= 8 { return UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self) &>> drop }
         guard readable >= 8 else { return nil }

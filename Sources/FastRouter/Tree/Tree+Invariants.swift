@@ -144,7 +144,8 @@ enum TreeInvariants {
     /// and returns them.
     private static func checkLiterals(_ node: Node, reachable: inout Set<UInt>) -> [Node] {
         let count = node.literalCount
-        precondition(node.isIndexed == (count > 0 && count <= LiteralChildren.inlineLimit), "invariant: the indexed flag")
+        precondition(node.hasSingleLiteral == (count == 1), "invariant: the single-literal flag")
+        precondition(node.isIndexed == (count > 1 && count <= LiteralChildren.inlineLimit), "invariant: the indexed flag")
         precondition(node.isChunked == (count > LiteralChildren.inlineLimit),
                      "invariant: a node indexes up to inlineLimit literal children and chunks more")
         guard node.isChunked else {
