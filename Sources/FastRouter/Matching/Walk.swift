@@ -270,11 +270,11 @@ struct Walker {
                 var literal: Node? = nil
                 if flags & (Node.indexedFlag | Node.singleLiteralFlag | Node.chunkedFlag) != 0 {
                     let bytes = input.bytes, readable = input.readable, length = end &- start
-                    if flags & Node.indexedFlag != 0 && length <= 8,
+                    if flags & Node.indexedFlag != 0 && length <= 16,
                        let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
-                        // The common case in the loop itself: a short segment, its first word
-                        // loaded in one go, searched in the first block of tags.
-                        literal = node.firstBlockChild(head: head, length: length)
+                        // The common case in the loop itself: a segment of up to two words,
+                        // its first one loaded in one go, searched in the first block of tags.
+                        literal = node.firstBlockChild(head: head, length: length, path: UnsafeRawPointer(bytes + start))
                         if literal == nil && node.literalCount > LiteralChildren.tagBlock {
                             literal = node.laterBlockChild(SegmentHash.tagLanes(head: head, length: length), head: head,
                                                            length: length, path: UnsafeRawPointer(bytes + start))

@@ -322,15 +322,21 @@ extension Node {
         return laterBlockChild(target, head: head, length: length, path: UnsafeRawPointer(bytes + start))
     }
 
-    /// The child in the index's first block whose label is a segment of up to 8 bytes, whose
-    /// first word (all of it) is `head`; `nil` when the first block has none.
+    /// The child in the index's first block whose label is the segment of up to 16 bytes at
+    /// `path`, whose first word is `head`: the first word is all of a label of up to 8 bytes,
+    /// and one more word, ending where the label ends, all of one of up to 16. `nil` when the
+    /// first block has none.
     @inline(__always)
-    func firstBlockChild(head: UInt64, length: Int) -> Node? {
+    func firstBlockChild(head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
         let target = SegmentHash.tagLanes(head: head, length: length)
         var hits = LaneMask.of(UnsafeRawPointer(base + Node.headerSize).loadUnaligned(as: SIMD16<UInt8>.self) .== target)
         while hits != 0 {
             let child = indexedChild(at: hits.trailingZeroBitCount)
-            if child.labelHead == head && child.labelLength == length { return child }
+            if child.labelHead == head && child.labelLength == length
+                && (length <= 8 || path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+                        == UnsafeRawPointer(child.label).loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) {
+                return child
+            }
             hits &= hits &- 1
         }
         return nil
