@@ -234,8 +234,9 @@ struct Walker {
     /// ``WalkInput/startAhead`` at a table's start; 0 reads the window).
     ///
     /// One segment per turn: find its end (the walk's own bits, shifted on from `ahead`),
-    /// then, at a node with literal children, its child: a short segment in the index's first
-    /// block here (``Node/firstBlockChild(head:length:)``), any other in
+    /// then, at a node with literal children, its child: a lone child's label compared here, a
+    /// segment of up to 16 bytes searched here in the index's first two blocks
+    /// (``Node/blockChild(_:block:head:length:path:)``), any other in
     /// ``Node/literalChild(in:start:end:readable:)``. A node
     /// with nothing dynamic goes on to that child without recursion; one with branches tries
     /// them (``visitBranches``), and goes on to the placeholder child, when that is the last
@@ -273,11 +274,16 @@ struct Walker {
                     if flags & Node.indexedFlag != 0 && length <= 16,
                        let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
                         // The common case in the loop itself: a segment of up to two words,
-                        // its first one loaded in one go, searched in the first block of tags.
-                        literal = node.firstBlockChild(head: head, length: length, path: UnsafeRawPointer(bytes + start))
+                        // its first one loaded in one go, searched in the first two blocks of
+                        // tags (a site's first level, or a resource's dozens of actions).
+                        let target = SegmentHash.tagLanes(head: head, length: length), path = UnsafeRawPointer(bytes + start)
+                        literal = node.blockChild(target, block: 0, head: head, length: length, path: path)
                         if literal == nil && node.literalCount > LiteralChildren.tagBlock {
-                            literal = node.laterBlockChild(SegmentHash.tagLanes(head: head, length: length), head: head,
-                                                           length: length, path: UnsafeRawPointer(bytes + start))
+                            literal = node.blockChild(target, block: LiteralChildren.tagBlock, head: head, length: length, path: path)
+                            if literal == nil && node.literalCount > 2 &* LiteralChildren.tagBlock {
+                                literal = node.laterBlockChild(target, from: 2 &* LiteralChildren.tagBlock, head: head,
+                                                               length: length, path: path)
+                            }
                         }
                     } else if flags & Node.singleLiteralFlag != 0 && length <= 8,
                               let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {

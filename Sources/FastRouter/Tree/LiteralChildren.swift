@@ -286,52 +286,38 @@ extension Node {
 
 extension Node {
     /// The literal child for the segment `[start, end)` of `bytes`, compared exactly. The node
-    /// has at least one literal child (the walk checks ``literalCount`` first). A small node
-    /// finds it by the segment's first word and length (``SegmentHash/tag(head:length:)``), a
-    /// large one by its hash.
+    /// has at least one literal child (the walk checks its flags first). A small node finds it
+    /// by the segment's first word and length (``SegmentHash/tag(head:length:)``), a large one
+    /// by its hash.
     ///
-    /// The walk searches the first block for a segment of up to 8 bytes itself
-    /// (``firstBlockChild(head:length:)``) and calls this for the rest: a function of its own,
-    /// out of the walk's loop, that calls nothing on its common path (a segment of up to 16
-    /// bytes found in the first block of tags), so it works in the registers a call may clobber
-    /// anyway. The rarer cases leave it by tail calls.
+    /// The walk searches an index for a segment of up to 16 bytes itself (``blockChild``) and
+    /// calls this for the rest: a chunked node, a longer segment, a lone child's segment of more
+    /// than 8 bytes. A function of its own, out of the walk's loop; the rarer cases leave it by
+    /// tail calls.
     @inline(never)
     func literalChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
         if isChunked { return chunkedChild(in: bytes, start: start, end: end, readable: readable) }
         let length = end &- start
-        guard let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) else {
+        guard length <= 16, let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) else {
             return literalChildTheLongWay(bytes, start: start, end: end, readable: readable)
         }
-        let target = SegmentHash.tagLanes(head: head, length: length)
-        let tags = UnsafeRawPointer(base + Node.headerSize)
-        var hits = LaneMask.of(tags.loadUnaligned(as: SIMD16<UInt8>.self) .== target)
-        while hits != 0 {
-            let child = indexedChild(at: hits.trailingZeroBitCount)
-            if child.labelHead == head && child.labelLength == length {
-                // The first word is all of a label of up to 8 bytes; one more word, ending where
-                // the label ends, is all of one of up to 16; a longer one is compared word by word.
-                if length <= 8 { return child }
-                if length > 16 { return literalChildTheLongWay(bytes, start: start, end: end, readable: readable) }
-                let last = length &- 8
-                if UnsafeRawPointer(bytes + start).loadUnaligned(fromByteOffset: last, as: UInt64.self)
-                    == UnsafeRawPointer(child.label).loadUnaligned(fromByteOffset: last, as: UInt64.self) { return child }
-            }
-            hits &= hits &- 1
-        }
+        let target = SegmentHash.tagLanes(head: head, length: length), path = UnsafeRawPointer(bytes + start)
+        if let child = blockChild(target, block: 0, head: head, length: length, path: path) { return child }
         guard literalCount > LiteralChildren.tagBlock else { return nil }
-        return laterBlockChild(target, head: head, length: length, path: UnsafeRawPointer(bytes + start))
+        return laterBlockChild(target, from: LiteralChildren.tagBlock, head: head, length: length, path: path)
     }
 
-    /// The child in the index's first block whose label is the segment of up to 16 bytes at
-    /// `path`, whose first word is `head`: the first word is all of a label of up to 8 bytes,
-    /// and one more word, ending where the label ends, all of one of up to 16. `nil` when the
-    /// first block has none.
+    /// The child listed in the index's block of tags that starts at tag `block` (0, 16, ...;
+    /// the node has that many children) whose label is the segment of up to 16 bytes at `path`:
+    /// `target` is its tag in every lane and `head` its first word, all of a label of up to 8
+    /// bytes; one more word, ending where the label ends, is all of one of up to 16. `nil` when
+    /// that block has none.
     @inline(__always)
-    func firstBlockChild(head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
-        let target = SegmentHash.tagLanes(head: head, length: length)
-        var hits = LaneMask.of(UnsafeRawPointer(base + Node.headerSize).loadUnaligned(as: SIMD16<UInt8>.self) .== target)
+    func blockChild(_ target: SIMD16<UInt8>, block: Int, head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
+        let tags = UnsafeRawPointer(base + (Node.headerSize &+ LiteralChildren.tagOffset(block, count: literalCount)))
+        var hits = LaneMask.of(tags.loadUnaligned(as: SIMD16<UInt8>.self) .== target)
         while hits != 0 {
-            let child = indexedChild(at: hits.trailingZeroBitCount)
+            let child = indexedChild(at: block &+ hits.trailingZeroBitCount)
             if child.labelHead == head && child.labelLength == length
                 && (length <= 8 || path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
                         == UnsafeRawPointer(child.label).loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) {
@@ -354,12 +340,12 @@ extension Node {
     }
 
     /// The child whose label is the segment at `path` (`head`: its first word, `target`: its tag
-    /// in every lane), searched in the index's blocks after the first: where the walk's loop and
-    /// ``literalChild(in:start:end:readable:)`` go when the first block has none (a node of more
-    /// than 16 children).
+    /// in every lane), searched in the index's blocks from tag `first` on: where the walk's loop
+    /// and ``literalChild(in:start:end:readable:)`` go when the blocks they searched have none
+    /// (a node of more than 16 children, or 32 for the walk).
     @inline(never)
-    func laterBlockChild(_ target: SIMD16<UInt8>, head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
-        child(tagged: target, from: LiteralChildren.tagBlock, head: head, length: length, path: path)
+    func laterBlockChild(_ target: SIMD16<UInt8>, from first: Int, head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
+        child(tagged: target, from: first, head: head, length: length, path: path)
     }
 
     /// The child whose tag is `target` and whose label is the segment, searched in the index's
