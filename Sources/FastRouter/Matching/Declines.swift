@@ -48,16 +48,15 @@ extension RouterCore {
         walk.pointee.reserveCaptures(roots.maxCaptures)
         walk.pointee.reset()
         walk.pointee.clearCollected()
-        walk.pointee.collecting = true
         walk.pointee.input = input
         let scheme = state.pointee.scheme
         if let scheme, let root = roots.root(forScheme: scheme, count: state.pointee.schemeLength) {
             walk.pointee.collectingTable = 0
-            Walker(state: walk).visit(root, input.start)
+            Walker(state: walk).visitCollecting(root, input.start)
         }
         if scheme == nil || options.globalFallback {
             walk.pointee.collectingTable = 1
-            Walker(state: walk).visit(roots.global, input.start)
+            Walker(state: walk).visitCollecting(roots.global, input.start)
         }
         Self.sortCollected(walk)
     }

@@ -128,8 +128,7 @@ struct WalkState {
     /// The methods of the routes that matched the URL but not the method: the `Allow` value
     /// when no route accepts it.
     var rejectedMethods: UInt64 = 0
-    /// When set, every candidate is appended here instead (see ``Walker/collect``).
-    var collecting = false
+    /// Every candidate of a full walk (``Walker/visitCollecting(_:_:)``, see ``Walker/collect``).
     var collected = FlatBuffer<CollectedCandidate>(capacity: 4)
     var collectedCaptures = FlatBuffer<Capture>(capacity: 8)
     /// Which table a full walk is collecting from: 0 the scheme's, 1 the global one.
@@ -182,9 +181,8 @@ struct WalkState {
         rejectedMethods = 0
     }
 
-    /// Forgets the candidates of a full walk (see ``collecting``).
+    /// Forgets the candidates of a full walk (see ``collected``).
     mutating func clearCollected() {
-        collecting = false
         collected.removeAll()
         collectedCaptures.removeAll()
     }
@@ -227,6 +225,14 @@ struct Walker {
         state.pointee.captureCount = 0
     }
 
+    /// ``visit(_:_:)`` for a full walk, which collects every candidate (see
+    /// ``WalkState/collected``) instead of keeping the best: the walk of a first decline.
+    @inline(never)
+    func visitCollecting(_ start: Node, _ position: Int) {
+        visit(start, position, input.startAhead, CollectingEvery.self)
+        state.pointee.captureCount = 0
+    }
+
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk
     /// never tests ``WalkInput/foldLimit``.
     ///
@@ -242,13 +248,13 @@ struct Walker {
     /// them (``visitBranches``), and goes on to the placeholder child, when that is the last
     /// branch, also without recursion. Captures pushed on the way are left for the caller, which
     /// restores its count.
-    private func visit<Mode: CaseMode>(_ start: Node, _ position: Int, _ ahead: UInt64, _ mode: Mode.Type) {
+    private func visit<Mode: WalkMode>(_ start: Node, _ position: Int, _ ahead: UInt64, _ mode: Mode.Type) {
         var node = start
         var position = position
         var ahead = ahead
         while true {
             if position == input.end {
-                atEnd(node)
+                atEnd(node, mode)
                 return
             }
             // A leaf has nothing to follow: the steps below find no way on, so it needs no test.
@@ -300,7 +306,7 @@ struct Walker {
                 } else if literal == nil && flags & Node.onlyParameterFlag != 0 {
                     // Only the placeholder may take the segment.
                     let child = node.onlyParameterChild
-                    guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0) else { return }
+                    guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0, mode) else { return }
                     push(Capture(start: Int32(truncatingIfNeeded: position &+ 1),
                                  length: Int32(truncatingIfNeeded: end &- start)))
                     next = child
@@ -328,7 +334,7 @@ struct Walker {
         var terminal = node.terminalAddress(at: 0)
         let terminalsEnd = terminal + node.terminalCount
         while terminal < terminalsEnd {
-            consider(terminal, extra: nil, captures: false)
+            consider(terminal, extra: nil, captures: false, ExactBytes.self)
             terminal += 1
         }
     }
@@ -369,7 +375,7 @@ struct Walker {
     /// (docs/SEMANTICS.md §3.1): the literal child, the edges, the placeholder, the wildcards.
     /// Returns the placeholder child, its capture pushed, when it is the last branch to try: the
     /// caller goes on with it.
-    private func visitBranches<Mode: CaseMode>(_ node: Node, _ position: Int, _ segmentEnd: Int, literal: Node?,
+    private func visitBranches<Mode: WalkMode>(_ node: Node, _ position: Int, _ segmentEnd: Int, literal: Node?,
                                                folded: Bool, _ mode: Mode.Type) -> Node? {
         let versionBefore = state.pointee.version
         // The rank of the branch under which the best was found at this node, 0 for none.
@@ -389,7 +395,7 @@ struct Walker {
             for index in 0..<edgeCount {
                 let edge = node.edge(at: index)
                 let rank = edge.rank.rawValue
-                guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank) else { continue }
+                guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank, mode) else { continue }
                 let before = state.pointee.version
                 let saved = state.pointee.captureCount
                 if accepts(edge, start, segmentEnd) { visit(edge.child, segmentEnd, slashes(after: segmentEnd), mode) }
@@ -400,7 +406,7 @@ struct Walker {
         let wildcards = node.wildcardCount
         if node.hasParameter {
             let child = node.parameterChild
-            if shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: bestRank) {
+            if shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: bestRank, mode) {
                 let capture = Capture(start: Int32(truncatingIfNeeded: start),
                                       length: Int32(truncatingIfNeeded: segmentEnd &- start))
                 if wildcards == 0 {
@@ -422,9 +428,9 @@ struct Walker {
             let first = node.terminalCount
             for index in first..<(first &+ wildcards) {
                 let terminal = node.terminalAddress(at: index)
-                guard shouldVisit(terminal.pointee.key, rank: SegmentRank.wildcard.rawValue, bestRank: bestRank) else { continue }
+                guard shouldVisit(terminal.pointee.key, rank: SegmentRank.wildcard.rawValue, bestRank: bestRank, mode) else { continue }
                 let before = state.pointee.version
-                consider(terminal, extra: rest)
+                consider(terminal, extra: rest, mode)
                 // A later wildcard of the same key may still come first (a HEAD request prefers
                 // the route naming HEAD): compare it with the best by rank, not with a better
                 // branch's rank left from before.
@@ -438,7 +444,7 @@ struct Walker {
     /// folded: several may (`/A` and `/a` are distinct routes), so each is tried, by a scan of
     /// the children (the rare path: a custom scheme's host, or the case-insensitive option).
     @inline(never)
-    private func visitFoldedLiterals<Mode: CaseMode>(_ node: Node, _ start: Int, _ end: Int, _ mode: Mode.Type) {
+    private func visitFoldedLiterals<Mode: WalkMode>(_ node: Node, _ start: Int, _ end: Int, _ mode: Mode.Type) {
         let length = end &- start
         node.forEachLiteral { child in
             if child.labelLength == length && foldedEqual(child.label, start, length) {
@@ -451,10 +457,10 @@ struct Walker {
 
     /// The URL ends at `node`: the routes ending here, then the wildcards matching nothing.
     @inline(__always)
-    private func atEnd(_ node: Node) {
+    private func atEnd<Mode: WalkMode>(_ node: Node, _ mode: Mode.Type) {
         // The commonest end: one route, no wildcard.
         if node.hasOneTerminalOnly {
-            consider(node.terminalAddress(at: 0), extra: nil)
+            consider(node.terminalAddress(at: 0), extra: nil, mode)
             return
         }
         // The terminals, then the wildcards, lie side by side: walked by pointer, since a
@@ -462,7 +468,7 @@ struct Walker {
         var terminal = node.terminalAddress(at: 0)
         let terminalsEnd = terminal + node.terminalCount
         while terminal < terminalsEnd {
-            consider(terminal, extra: nil)
+            consider(terminal, extra: nil, mode)
             terminal += 1
         }
         let wildcards = node.wildcardCount
@@ -470,7 +476,7 @@ struct Walker {
             let empty = Capture(start: Int32(truncatingIfNeeded: input.end), length: 0)
             let wildcardsEnd = terminal + wildcards
             while terminal < wildcardsEnd {
-                consider(terminal, extra: empty)
+                consider(terminal, extra: empty, mode)
                 terminal += 1
             }
         }
@@ -479,8 +485,8 @@ struct Walker {
     /// Whether a branch of `rank` whose best key is `maxKey` may hold a candidate better than
     /// the best so far; notes a branch passed over.
     @inline(__always)
-    private func shouldVisit(_ maxKey: Int64, rank: UInt8, bestRank: UInt8) -> Bool {
-        guard let best = state.pointee.best, !state.pointee.collecting else { return true }
+    private func shouldVisit<Mode: WalkMode>(_ maxKey: Int64, rank: UInt8, bestRank: UInt8, _ mode: Mode.Type) -> Bool {
+        guard !Mode.collects, let best = state.pointee.best else { return true }
         let bestKey = best.pointee.key
         if maxKey > bestKey || (maxKey == bestKey && rank >= bestRank) { return true }
         state.pointee.skipped = true
@@ -489,7 +495,8 @@ struct Walker {
 
     /// A candidate reached: kept when it beats the best so far (or collected).
     @inline(__always)
-    private func consider(_ terminal: UnsafePointer<Terminal>, extra: Capture?, captures: Bool = true) {
+    private func consider<Mode: WalkMode>(_ terminal: UnsafePointer<Terminal>, extra: Capture?, captures: Bool = true,
+                                          _ mode: Mode.Type) {
         let shape = terminal.pointee.shape
         if shape.pointee.hostRank != 0 && !hostMatches(shape) { return }
         let state = self.state
@@ -499,7 +506,7 @@ struct Walker {
             state.pointee.rejectedMethods |= methods
             return
         }
-        if state.pointee.collecting {
+        if Mode.collects {
             collect(terminal, extra: extra)
             return
         }
@@ -517,7 +524,7 @@ struct Walker {
         state.pointee.version &+= 1
     }
 
-    /// Appends a candidate of a full walk (see ``WalkState/collecting``) with its captures. Out
+    /// Appends a candidate of a full walk (see ``WalkState/collected``) with its captures. Out
     /// of the way of ``consider(_:extra:)``, which every lookup runs.
     @inline(never)
     private func collect(_ terminal: UnsafePointer<Terminal>, extra: Capture?) {
@@ -643,17 +650,29 @@ struct Walker {
     }
 }
 
-/// Whether a walk may meet bytes that compare ASCII case-insensitively (see ``WalkInput/foldLimit``).
-protocol CaseMode {
+/// What a walk does besides comparing exactly: whether it may meet bytes that compare ASCII
+/// case-insensitively (see ``WalkInput/foldLimit``), and whether it collects every candidate
+/// instead of keeping the best (a decline's full walk). Each walk is specialised for its mode, so
+/// the walk of a lookup tests neither.
+protocol WalkMode {
     static var folds: Bool { get }
+    static var collects: Bool { get }
 }
 
 /// Every byte compares exactly: the walk of most URLs.
-enum ExactBytes: CaseMode {
+enum ExactBytes: WalkMode {
     static var folds: Bool { false }
+    static var collects: Bool { false }
 }
 
 /// Some bytes compare folded: a custom scheme's host, or every literal under the router option.
-enum SomeFoldedBytes: CaseMode {
+enum SomeFoldedBytes: WalkMode {
     static var folds: Bool { true }
+    static var collects: Bool { false }
+}
+
+/// A full walk, collecting every candidate, for any input (it tests ``WalkInput/foldLimit``).
+enum CollectingEvery: WalkMode {
+    static var folds: Bool { true }
+    static var collects: Bool { true }
 }
