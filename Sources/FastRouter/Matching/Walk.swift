@@ -273,9 +273,18 @@ struct Walker {
             let next: Node?
             if Mode.folds && position < input.foldLimit {
                 next = visitBranches(node, position, end, literal: nil, folded: true, mode)
+            } else if flags & (Node.indexedFlag | Node.singleLiteralFlag | Node.chunkedFlag) == 0 {
+                // No literal child: the placeholder alone, else the branches (a leaf has none).
+                if flags & Node.onlyParameterFlag != 0 {
+                    next = placeholder(of: node, start, end, mode)
+                } else if flags & Node.dynamicFlag != 0 {
+                    next = visitBranches(node, position, end, literal: nil, folded: false, mode)
+                } else {
+                    return
+                }
             } else {
                 var literal: Node? = nil
-                if flags & (Node.indexedFlag | Node.singleLiteralFlag | Node.chunkedFlag) != 0 {
+                do {
                     let bytes = input.bytes, readable = input.readable, length = end &- start
                     if flags & Node.indexedFlag != 0 && length <= 16,
                        let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
@@ -304,12 +313,7 @@ struct Walker {
                     // A single way on.
                     next = literal
                 } else if literal == nil && flags & Node.onlyParameterFlag != 0 {
-                    // Only the placeholder may take the segment.
-                    let child = node.onlyParameterChild
-                    guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0, mode) else { return }
-                    push(Capture(start: Int32(truncatingIfNeeded: position &+ 1),
-                                 length: Int32(truncatingIfNeeded: end &- start)))
-                    next = child
+                    next = placeholder(of: node, start, end, mode)
                 } else {
                     next = visitBranches(node, position, end, literal: literal, folded: false, mode)
                 }
@@ -318,6 +322,17 @@ struct Walker {
             node = next
             position = end
         }
+    }
+
+    /// The placeholder child of `node`, whose only dynamic branch it is (``Node/onlyParameter``),
+    /// for the segment `[start, end)`, its capture pushed; `nil` when it cannot beat the best
+    /// so far. The walk goes on with it without recursion.
+    @inline(__always)
+    private func placeholder<Mode: WalkMode>(of node: Node, _ start: Int, _ end: Int, _ mode: Mode.Type) -> Node? {
+        let child = node.onlyParameterChild
+        guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0, mode) else { return nil }
+        push(Capture(start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: end &- start)))
+        return child
     }
 
     /// Walks a table without dynamic routes by its ``StaticPaths``: the node the whole path
