@@ -161,6 +161,16 @@ import Testing
                 #expect(match?.parameters.first?.value == value, "\(url)")
             }
         }
+        // A window filled near the buffer's end reads its last 16 bytes: a last segment that
+        // starts past byte 64 and ends anywhere, plain or decoded (`%76` is a `v`).
+        for tail in 1...40 {
+            let value = String(repeating: "v", count: tail)
+            for url in ["/a/\(long)/c/\(value)", "/a/\(long)/c/\(value)/", "/a/\(long)/c/%76\(value)"] {
+                let match = try router.match(url)
+                #expect(match?.value == 3, "\(url)")
+                #expect(match?.parameters.first?.value == (url.contains("%") ? "v" + value : value), "\(url)")
+            }
+        }
     }
 
     /// Plain or not, a URL reaches the same route with the same parameters.

@@ -51,7 +51,8 @@ struct WalkInput {
     }
 
     /// Makes the window the path's bytes from `start` to 64 bytes on (or its end, whose bit it
-    /// sets): sixteen at a time where the buffer has them, one at a time near its end.
+    /// sets): sixteen at a time, the last block the buffer's last 16 bytes; one at a time only in
+    /// a buffer shorter than 16.
     private mutating func findSlashes(from start: Int) {
         let limit = Swift.min(start &+ 64, end)
         var mask: UInt64 = 0
@@ -61,6 +62,14 @@ struct WalkInput {
                 let block = UnsafeRawPointer(bytes + index).loadUnaligned(as: SIMD16<UInt8>.self)
                 mask |= UInt64(LaneMask.of(block .== SIMD16(repeating: 0x2F))) &<< UInt64(truncatingIfNeeded: index &- start)
                 index &+= 16
+            } else if readable >= 16 {
+                // The buffer's last 16 bytes, which hold every byte left: the lanes before
+                // `index` shifted out.
+                let last = readable &- 16
+                let block = UnsafeRawPointer(bytes + last).loadUnaligned(as: SIMD16<UInt8>.self)
+                let lanes = UInt64(LaneMask.of(block .== SIMD16(repeating: 0x2F))) &>> UInt64(truncatingIfNeeded: index &- last)
+                mask |= lanes &<< UInt64(truncatingIfNeeded: index &- start)
+                break
             } else {
                 if bytes[index] == 0x2F { mask |= 1 &<< UInt64(truncatingIfNeeded: index &- start) }
                 index &+= 1
