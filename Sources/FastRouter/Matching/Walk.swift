@@ -109,8 +109,6 @@ struct WalkState {
     /// before it leaves its slot.
     var best: UnsafePointer<Terminal>?
     var bestCaptures: UnsafeMutablePointer<Capture>
-    /// Bumped whenever `best` changes: a branch tells whether its subtree produced the best.
-    var version = 0
     /// Set when the walk passed over a candidate or a subtree that held some: only then can a
     /// decline find another candidate.
     var skipped = false
@@ -178,8 +176,7 @@ struct WalkState {
         (captures, bestCaptures) = Self.allocateCaptures(captureCapacity)
     }
 
-    /// Forgets the last walk's best and counts. ``version`` is only ever compared with an
-    /// earlier value of itself, so it runs on; a collected list is ``ScratchState/leftovers``
+    /// Forgets the last walk's best and counts. A collected list is ``ScratchState/leftovers``
     /// and cleared with them (``clearCollected()``). ``captureCount`` is 0 after every walk (each
     /// visit restores the count it found) and ``limitHits`` after every count of them
     /// (``RouterCore/countLimitHits(_:)``), so neither is written here.
@@ -401,18 +398,20 @@ struct Walker {
     /// caller goes on with it.
     private func visitBranches<Mode: WalkMode>(_ node: Node, _ position: Int, _ segmentEnd: Int, literal: Node?,
                                                folded: Bool, _ mode: Mode.Type) -> Node? {
-        let versionBefore = state.pointee.version
+        // A branch produced the best when the best changed under it: the best only ever moves
+        // to a candidate that precedes it, never back to one it held.
+        let bestBefore = state.pointee.best
         // The rank of the branch under which the best was found at this node, 0 for none.
         var bestRank: UInt8 = 0
         let start = position &+ 1
         if folded {
             visitFoldedLiterals(node, start, segmentEnd, mode)
-            if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
+            if state.pointee.best != bestBefore { bestRank = SegmentRank.literal.rawValue }
         } else if let literal {
             let saved = state.pointee.captureCount
             visit(literal, segmentEnd, slashes(after: segmentEnd), mode)
             state.pointee.captureCount = saved
-            if state.pointee.version != versionBefore { bestRank = SegmentRank.literal.rawValue }
+            if state.pointee.best != bestBefore { bestRank = SegmentRank.literal.rawValue }
         }
         let edgeCount = node.edgeCount
         if edgeCount != 0 {
@@ -420,11 +419,11 @@ struct Walker {
                 let edge = node.edge(at: index)
                 let rank = edge.rank.rawValue
                 guard shouldVisit(edge.child.maxKey, rank: rank, bestRank: bestRank, mode) else { continue }
-                let before = state.pointee.version
+                let before = state.pointee.best
                 let saved = state.pointee.captureCount
                 if accepts(edge, start, segmentEnd) { visit(edge.child, segmentEnd, slashes(after: segmentEnd), mode) }
                 state.pointee.captureCount = saved
-                if state.pointee.version != before { bestRank = rank }
+                if state.pointee.best != before { bestRank = rank }
             }
         }
         let wildcards = node.wildcardCount
@@ -437,12 +436,12 @@ struct Walker {
                     push(capture)
                     return child
                 }
-                let before = state.pointee.version
+                let before = state.pointee.best
                 let saved = state.pointee.captureCount
                 push(capture)
                 visit(child, segmentEnd, slashes(after: segmentEnd), mode)
                 state.pointee.captureCount = saved
-                if state.pointee.version != before { bestRank = SegmentRank.parameter.rawValue }
+                if state.pointee.best != before { bestRank = SegmentRank.parameter.rawValue }
             }
         }
         if wildcards != 0 {
@@ -453,12 +452,12 @@ struct Walker {
             for index in first..<(first &+ wildcards) {
                 let terminal = node.terminalAddress(at: index)
                 guard shouldVisit(terminal.pointee.key, rank: SegmentRank.wildcard.rawValue, bestRank: bestRank, mode) else { continue }
-                let before = state.pointee.version
+                let before = state.pointee.best
                 consider(terminal, extra: rest, mode)
                 // A later wildcard of the same key may still come first (a HEAD request prefers
                 // the route naming HEAD): compare it with the best by rank, not with a better
                 // branch's rank left from before.
-                if state.pointee.version != before { bestRank = SegmentRank.wildcard.rawValue }
+                if state.pointee.best != before { bestRank = SegmentRank.wildcard.rawValue }
             }
         }
         return nil
@@ -545,7 +544,6 @@ struct Walker {
         let count = captures ? state.pointee.captureCount : 0
         if count != 0 { Self.copyCaptures(count, from: state.pointee.captures, to: state.pointee.bestCaptures) }
         if let extra { state.pointee.bestCaptures[count] = extra }
-        state.pointee.version &+= 1
     }
 
     /// Appends a candidate of a full walk (see ``WalkState/collected``) with its captures. Out
