@@ -43,6 +43,27 @@ import Testing
         #expect(try router.matches("/users/7").map(\.value) == [1, 2, 3])
     }
 
+    /// Routes of one path that differ by method are found by their methods alone, whichever
+    /// comes first; routes of that path with other priorities are weighed as well, and every
+    /// one of them answers only its methods.
+    @Test func routesOfOnePathAnswerTheirMethodsWhateverTheirOrder() throws {
+        let router = Router<UInt64>()
+        try router.add("/p/:id", methods: [.delete], value: 1)
+        try router.add("/p/:id", methods: [.post, .put], value: 2)
+        try router.add("/p/:id", methods: [.get], value: 3)
+        for (request, value) in [(HTTPMethod.delete, 1), (.post, 2), (.put, 2), (.get, 3), (.head, 3)] {
+            #expect(try id(router, request, "/p/7") == UInt64(value), "\(request)")
+        }
+        #expect(try allow(router, .patch, "/p/7") == "GET, HEAD, POST, PUT, DELETE")
+        try router.add("/p/:id", methods: [.get], priority: 1, value: 4)
+        try router.add("/p/:id", methods: [.patch], priority: -1, value: 5)
+        #expect(try id(router, .get, "/p/7") == 4)
+        #expect(try id(router, .patch, "/p/7") == 5)
+        #expect(try id(router, .delete, "/p/7") == 1)
+        #expect(try allow(router, .options, "/p/7") == "GET, HEAD, POST, PUT, DELETE, PATCH")
+        router.core.checkInvariants()
+    }
+
     @Test func methodNotAllowedListsWhatTheURLsRoutesAccept() throws {
         let router = Router<UInt64>()
         try router.add("/users/:id", methods: [.post], value: 1)

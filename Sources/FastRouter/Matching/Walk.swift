@@ -486,6 +486,35 @@ struct Walker {
             consider(node.terminalAddress(at: 0), extra: nil, mode)
             return
         }
+        if !Mode.collects && node.hasOneTerminalPerMethod && state.pointee.headPreference == WalkState.noHeadPreference
+            && state.pointee.methodBit != .max {
+            // Routes of one path that differ by method (docs/SEMANTICS.md §3.7): a lookup for
+            // one method takes at most one of them, found by its methods alone. (Without a
+            // method each is a candidate; a HEAD request may take two.)
+            let methodBit = state.pointee.methodBit
+            var terminal = node.terminalAddress(at: 0)
+            let terminalsEnd = terminal + node.terminalCount
+            var rejected: UInt64 = 0
+            while terminal < terminalsEnd {
+                let shape = terminal.pointee.shape
+                if shape.pointee.methods & methodBit != 0 || shape.pointee.anyMethod {
+                    consider(terminal, extra: nil, accepted: true, mode)
+                    return
+                }
+                rejected |= shape.pointee.methods
+                terminal += 1
+            }
+            // None does: what they accept is what a 405 allows (see ``consider``).
+            state.pointee.rejectedMethods |= rejected
+            return
+        }
+        atEndOfMany(node, mode)
+    }
+
+    /// ``atEnd(_:_:)`` at any other node: out of the walk's loop, which keeps its registers for
+    /// the steps.
+    @inline(never)
+    private func atEndOfMany<Mode: WalkMode>(_ node: Node, _ mode: Mode.Type) {
         // The terminals, then the wildcards, lie side by side: walked by pointer, since a
         // candidate's bookkeeping writes memory the compiler cannot tell from the node's.
         var terminal = node.terminalAddress(at: 0)
@@ -517,17 +546,20 @@ struct Walker {
     }
 
     /// A candidate reached: kept when it beats the best so far (or collected).
+    /// `accepted`: the caller found the route's host rule and methods satisfied already.
     @inline(__always)
     private func consider<Mode: WalkMode>(_ terminal: UnsafePointer<Terminal>, extra: Capture?, captures: Bool = true,
-                                          _ mode: Mode.Type) {
-        let shape = terminal.pointee.shape
-        if shape.pointee.hostRank != 0 && !hostMatches(shape) { return }
+                                          accepted: Bool = false, _ mode: Mode.Type) {
         let state = self.state
-        // The method last: a route that matches all but the method names what a 405 allows.
-        let methods = shape.pointee.methods
-        if methods & state.pointee.methodBit == 0 && !shape.pointee.anyMethod {
-            state.pointee.rejectedMethods |= methods
-            return
+        if !accepted {
+            let shape = terminal.pointee.shape
+            if shape.pointee.hostRank != 0 && !hostMatches(shape) { return }
+            // The method last: a route that matches all but the method names what a 405 allows.
+            let methods = shape.pointee.methods
+            if methods & state.pointee.methodBit == 0 && !shape.pointee.anyMethod {
+                state.pointee.rejectedMethods |= methods
+                return
+            }
         }
         if Mode.collects {
             collect(terminal, extra: extra)

@@ -45,7 +45,7 @@ struct Node: BitwiseCopyable {
     @inline(__always) var hasOneTerminalOnly: Bool { base.loadUnaligned(fromByteOffset: 26, as: UInt32.self) == 1 }
     /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``; bit 2: ``hasParameter``; bit 3:
     /// ``isChunked``; bit 4: ``onlyParameter``; bit 5: ``isIndexed``; bit 6:
-    /// ``hasSingleLiteral``. One load for all.
+    /// ``hasSingleLiteral``; bit 7: ``hasOneTerminalPerMethod``. One load for all.
     @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 30, as: UInt8.self) }
     /// True when the node has no literal child, edge, parameter child or wildcard: after it the
     /// URL must end.
@@ -61,6 +61,11 @@ struct Node: BitwiseCopyable {
     /// True when the node has exactly one literal child (in an index of one): the walk compares
     /// its label at once, with no tag to compute.
     @inline(__always) var hasSingleLiteral: Bool { flags & Self.singleLiteralFlag != 0 }
+    /// True when the node's terminals (two or more) share one key, none has a host rule, and
+    /// the node has no wildcard. The terminals then share their path's shape, and no two accept a
+    /// method in common (they would be duplicates, docs/SEMANTICS.md §3.7): a lookup for one
+    /// method ends here at one of them at most.
+    @inline(__always) var hasOneTerminalPerMethod: Bool { flags & Self.oneTerminalPerMethodFlag != 0 }
     /// True when a placeholder child is the only dynamic branch (no edge, no wildcard): when no
     /// literal child takes the segment, a walk goes on to it without trying anything else.
     @inline(__always) var onlyParameter: Bool { flags & Self.onlyParameterFlag != 0 }
@@ -73,7 +78,8 @@ struct Node: BitwiseCopyable {
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride
     static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8,
-               onlyParameterFlag: UInt8 = 16, indexedFlag: UInt8 = 32, singleLiteralFlag: UInt8 = 64
+               onlyParameterFlag: UInt8 = 16, indexedFlag: UInt8 = 32, singleLiteralFlag: UInt8 = 64,
+               oneTerminalPerMethodFlag: UInt8 = 128
 
     // MARK: Sections
 
@@ -139,6 +145,7 @@ struct Node: BitwiseCopyable {
             flags |= indexedFlag
         }
         if parameter != nil && edges.isEmpty && wildcards.isEmpty { flags |= onlyParameterFlag }
+        if wildcards.isEmpty && Self.haveOneTerminalPerMethod(terminals) { flags |= oneTerminalPerMethodFlag }
         base.storeBytes(of: flags, toByteOffset: 30, as: UInt8.self)
         base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 32, as: UInt32.self)
         base.storeBytes(of: UInt32(storesLabel ? labelOffset : 8), toByteOffset: 36, as: UInt32.self)
@@ -164,6 +171,12 @@ struct Node: BitwiseCopyable {
             label.withUnsafeBytes { (base + labelOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }
         return Node(base)
+    }
+
+    /// Whether `terminals` earn ``hasOneTerminalPerMethod``: two or more, one key, no host rule.
+    static func haveOneTerminalPerMethod(_ terminals: [Terminal]) -> Bool {
+        guard let first = terminals.first, terminals.count > 1 else { return false }
+        return terminals.allSatisfy { $0.key == first.key && $0.shape.pointee.hostRank == 0 }
     }
 
     /// Frees the block (not its children, nor its chunks). Only after every reader that could

@@ -134,6 +134,18 @@ enum TreeInvariants {
         precondition(node.hasDynamic == dynamic, "invariant: the dynamic flag")
         precondition(node.onlyParameter == (node.hasParameter && node.edgeCount == 0 && node.wildcardCount == 0),
                      "invariant: the only-parameter flag")
+        let terminals = node.terminalList
+        precondition(node.hasOneTerminalPerMethod == (node.wildcardCount == 0 && Node.haveOneTerminalPerMethod(terminals)),
+                     "invariant: the one-terminal-per-method flag")
+        if node.hasOneTerminalPerMethod {
+            for (index, terminal) in terminals.enumerated() {
+                for other in terminals[(index + 1)...] {
+                    let one = terminal.shape.pointee, two = other.shape.pointee
+                    precondition(!one.anyMethod && !two.anyMethod && one.methods & two.methods == 0,
+                                 "invariant: terminals of one key and no host rule accept no method in common")
+                }
+            }
+        }
         if node.onlyParameter {
             precondition(node.onlyParameterChild.base == node.parameterChild.base,
                          "invariant: an only-parameter node's child lies right before its terminals")
