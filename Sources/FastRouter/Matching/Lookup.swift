@@ -135,6 +135,9 @@ extension RouterCore {
                 walk.pointee.input.bytes = moved
                 walk.pointee.input.values = moved
             }
+            state.pointee.core = Unmanaged.passUnretained(self)
+            state.pointee.coreIdentity = identity
+            state.pointee.keepForDeclines(walk.pointee.input)
         }
         if holdsPayloads {
             if mayDecline {
@@ -148,11 +151,6 @@ extension RouterCore {
         }
         countLimitHits(walk)
         state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: walk.pointee.input)
-        if mayDecline {
-            state.pointee.core = Unmanaged.passUnretained(self)
-            state.pointee.coreIdentity = identity
-            state.pointee.keepForDeclines(walk.pointee.input)
-        }
         return .found
     }
 
