@@ -63,8 +63,9 @@ package final class ReaderSlot: Sendable {
     @inline(__always)
     func enter(router: UInt) {
         // Released before the new state: a writer that sees another router here knows every
-        // read of the previous lookup's results is over.
-        if self.router.load(ordering: .relaxed) != router { self.router.store(router, ordering: .releasing) }
+        // read of the previous lookup's results is over. Stored every time (a plain store on
+        // this line, which the state's store below writes anyway) rather than tested first.
+        self.router.store(router, ordering: .releasing)
         let value = state.load(ordering: .relaxed)
         state.store((value & ~3) &+ Self.generation | Self.inLookup, ordering: .sequentiallyConsistent)
     }
