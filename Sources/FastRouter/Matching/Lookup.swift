@@ -138,6 +138,8 @@ extension RouterCore {
             state.pointee.core = Unmanaged.passUnretained(self)
             state.pointee.coreIdentity = identity
             state.pointee.keepForDeclines(walk.pointee.input)
+            // A regex that hit its limit set `skipped` too (see ``WalkState/skipped``).
+            countLimitHits(walk)
         }
         if holdsPayloads {
             if mayDecline {
@@ -149,7 +151,6 @@ extension RouterCore {
         } else {
             scratch.slot.exit(holding: false)
         }
-        countLimitHits(walk)
         state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: walk.pointee.input)
         return .found
     }
@@ -185,7 +186,8 @@ extension RouterCore {
     }
 
     /// Adds the walk's regex limit hits (docs/SEMANTICS.md §3.4) to the router's count: the one
-    /// place they are counted.
+    /// place they are counted. A lookup that found a route calls it only when the walk set
+    /// ``WalkState/skipped``, which a hit sets.
     @inline(__always)
     func countLimitHits(_ walk: UnsafeMutablePointer<WalkState>) {
         let hits = walk.pointee.limitHits

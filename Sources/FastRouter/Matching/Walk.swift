@@ -110,7 +110,8 @@ struct WalkState {
     var best: UnsafePointer<Terminal>?
     var bestCaptures: UnsafeMutablePointer<Capture>
     /// Set when the walk passed over a candidate or a subtree that held some: only then can a
-    /// decline find another candidate.
+    /// decline find another candidate. Set too when a regex hit its match limit (``limitHits``):
+    /// a lookup that found a route counts the hits only when this is set.
     var skipped = false
     /// Regex matches that hit PCRE2's limits.
     var limitHits = 0
@@ -647,9 +648,12 @@ struct Walker {
             return template._withUnsafeGuaranteedRef { template in
                 let count = template.parameterCount
                 return withUnsafeTemporaryAllocation(of: ParamSlot.self, capacity: count) { slots in
-                    guard template.match(segment, folded: start < input.foldLimit, regexScratch: regexScratch,
-                                         limitHits: &state.pointee.limitHits, captures: slots.baseAddress,
-                                         segmentIndex: 0) else { return false }
+                    let hitsBefore = state.pointee.limitHits
+                    let matched = template.match(segment, folded: start < input.foldLimit, regexScratch: regexScratch,
+                                                 limitHits: &state.pointee.limitHits, captures: slots.baseAddress,
+                                                 segmentIndex: 0)
+                    if state.pointee.limitHits != hitsBefore { state.pointee.skipped = true }
+                    guard matched else { return false }
                     for index in 0..<count {
                         push(Capture(start: Int32(truncatingIfNeeded: start) &+ slots[index].offset,
                                      length: slots[index].length))
@@ -665,6 +669,7 @@ struct Walker {
             case .failed: accepted = false
             case .limitExceeded:
                 state.pointee.limitHits &+= 1
+                state.pointee.skipped = true
                 accepted = false
             }
         } else {
