@@ -293,8 +293,8 @@ struct Walker {
                 var literal: Node? = nil
                 do {
                     let bytes = input.bytes, readable = input.readable, length = end &- start
-                    if flags & Node.indexedFlag != 0 && length <= 16,
-                       let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
+                    if flags & Node.indexedFlag != 0 && length <= 16 {
+                        let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
                         // The common case in the loop itself: a segment of up to two words,
                         // its first one loaded in one go, searched in the first two blocks of
                         // tags (a site's first level, or a resource's dozens of actions).
@@ -307,8 +307,8 @@ struct Walker {
                                                                length: length, path: path)
                             }
                         }
-                    } else if flags & Node.singleLiteralFlag != 0 && length <= 8,
-                              let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) {
+                    } else if flags & Node.singleLiteralFlag != 0 && length <= 8 {
+                        let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
                         // A lone child: its label compared, no tag.
                         let child = node.indexedChild(at: 0)
                         if child.labelHead == head && child.labelLength == length { literal = child }

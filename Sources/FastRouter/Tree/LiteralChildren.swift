@@ -298,9 +298,8 @@ extension Node {
     func literalChild(in bytes: UnsafePointer<UInt8>, start: Int, end: Int, readable: Int) -> Node? {
         if isChunked { return chunkedChild(in: bytes, start: start, end: end, readable: readable) }
         let length = end &- start
-        guard length <= 16, let head = SegmentHash.loadedHead(bytes, from: start, end: end, readable: readable) else {
-            return literalChildTheLongWay(bytes, start: start, end: end, readable: readable)
-        }
+        guard length <= 16 else { return literalChildTheLongWay(bytes, start: start, end: end, readable: readable) }
+        let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
         let target = SegmentHash.tagLanes(head: head, length: length), path = UnsafeRawPointer(bytes + start)
         if let child = blockChild(target, block: 0, head: head, length: length, path: path) { return child }
         guard literalCount > LiteralChildren.tagBlock else { return nil }

@@ -59,24 +59,19 @@ enum SegmentHash {
     /// The segment's first word: its first 8 bytes, or all of a shorter segment with the rest
     /// zero. What a small node's index tags (``tag(head:length:)``) and a node's label starts
     /// with (``Node/labelHead``).
+    ///
+    /// One word load wherever the segment lies: the first 8 bytes of a segment of at least 8;
+    /// for a shorter one, the word ending at `end` shifted down (no mask, and no look at
+    /// `readable`: a segment after a path's first 8 bytes), else (a segment near the start of a
+    /// short buffer) the buffer's first word shifted down and masked. Only a buffer of fewer
+    /// than 8 bytes (`readable`: the bytes that may be loaded) is read byte by byte.
     @inline(__always)
     static func head(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> UInt64 {
-        loadedHead(bytes, from: start, end: end, readable: readable) ?? partialWord(bytes, at: start, end: end)
-    }
-
-    /// ``head(_:from:end:readable:)`` in one word load, the only way the lookup reads it: the
-    /// first 8 bytes of a segment of at least 8; for a shorter one, the word ending at `end`
-    /// shifted down (no mask, and no look at `readable`: a segment after a path's first 8 bytes),
-    /// else (a segment near the start of a short buffer) the buffer's first word shifted down
-    /// and masked; `nil` when the buffer is shorter than 8 bytes (`readable`: the bytes that may
-    /// be loaded).
-    @inline(__always)
-    static func loadedHead(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) -> UInt64? {
         let length = end &- start
         if length >= 8 { return UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self) }
         let drop = UInt64(truncatingIfNeeded: (8 &- length) &* 8)
         if end >= 8 { return UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self) &>> drop }
-        guard readable >= 8 else { return nil }
+        guard readable >= 8 else { return partialWord(bytes, at: start, end: end) }
         return (UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: start &* 8))
             & (UInt64.max &>> drop)
     }
