@@ -344,14 +344,14 @@ struct Walker {
 
     /// Walks a table without dynamic routes by its ``StaticPaths``: the node the whole path
     /// spells, found with one hash and one probe, and its routes weighed as at the end of a
-    /// walk (``atEnd(_:)``), which is what ``visit(_:_:)`` would find. The input's path is not
+    /// walk (``atEnd(_:_:)``), which is what ``visit(_:_:)`` would find. The input's path is not
     /// empty and compares exactly (no folded byte).
     @inline(never)
     func visitPath(_ paths: StaticPaths) {
         let bytes = state.pointee.input.bytes, start = state.pointee.input.start, end = state.pointee.input.end
         let key = StaticPathKey(bytes, from: start, end: end, readable: state.pointee.input.readable)
         guard let node = paths.node(key: key, path: UnsafeRawPointer(bytes + start), length: end &- start) else { return }
-        // ``atEnd(_:)`` without its wildcards: a table without dynamic routes has none, nor any
+        // ``atEnd(_:_:)`` without its wildcards: a table without dynamic routes has none, nor any
         // capture to copy.
         var terminal = node.terminalAddress(at: 0)
         let terminalsEnd = terminal + node.terminalCount
@@ -580,7 +580,7 @@ struct Walker {
     }
 
     /// Appends a candidate of a full walk (see ``WalkState/collected``) with its captures. Out
-    /// of the way of ``consider(_:extra:)``, which every lookup runs.
+    /// of the way of ``consider(_:extra:captures:accepted:_:)``, which every lookup runs.
     @inline(never)
     private func collect(_ terminal: UnsafePointer<Terminal>, extra: Capture?) {
         let start = state.pointee.collectedCaptures.count
