@@ -129,11 +129,15 @@ extension RouterCore {
             scratch.slot.pin(roots.version)
             state.pointee.pinnedRoots = roots
             // Keeping the path writes into this scratch: a plain path that lies there moves out
-            // first, its captures' offsets unchanged.
-            if !state.pointee.slowPath && state.pointee.holdsURL(url) {
-                let moved = state.pointee.setAside(url).baseAddress.unsafelyUnwrapped
-                walk.pointee.input.bytes = moved
-                walk.pointee.input.values = moved
+            // first, its captures' offsets unchanged. (A plain path's input is the URL: its
+            // bytes and length, so the URL need not be kept alive across the walk.)
+            if !state.pointee.slowPath {
+                let url = UnsafeBufferPointer(start: walk.pointee.input.bytes, count: walk.pointee.input.readable)
+                if state.pointee.holdsURL(url) {
+                    let moved = state.pointee.setAside(url).baseAddress.unsafelyUnwrapped
+                    walk.pointee.input.bytes = moved
+                    walk.pointee.input.values = moved
+                }
             }
             state.pointee.core = Unmanaged.passUnretained(self)
             state.pointee.coreIdentity = identity
