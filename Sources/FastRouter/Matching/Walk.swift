@@ -291,30 +291,28 @@ struct Walker {
                 }
             } else {
                 var literal: Node? = nil
-                do {
-                    let bytes = input.bytes, readable = input.readable, length = end &- start
-                    if flags & Node.indexedFlag != 0 && length <= 16 {
-                        let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
-                        // The common case in the loop itself: a segment of up to two words,
-                        // its first one loaded in one go, searched in the first two blocks of
-                        // tags (a site's first level, or a resource's dozens of actions).
-                        let target = SegmentHash.tagLanes(head: head, length: length), path = UnsafeRawPointer(bytes + start)
-                        literal = node.blockChild(target, block: 0, head: head, length: length, path: path)
-                        if literal == nil && node.literalCount > LiteralChildren.tagBlock {
-                            literal = node.blockChild(target, block: LiteralChildren.tagBlock, head: head, length: length, path: path)
-                            if literal == nil && node.literalCount > 2 &* LiteralChildren.tagBlock {
-                                literal = node.laterBlockChild(target, from: 2 &* LiteralChildren.tagBlock, head: head,
-                                                               length: length, path: path)
-                            }
+                let bytes = input.bytes, readable = input.readable, length = end &- start
+                if flags & Node.indexedFlag != 0 && length <= 16 {
+                    let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
+                    // The common case in the loop itself: a segment of up to two words,
+                    // its first one loaded in one go, searched in the first two blocks of
+                    // tags (a site's first level, or a resource's dozens of actions).
+                    let target = SegmentHash.tagLanes(head: head, length: length), path = UnsafeRawPointer(bytes + start)
+                    literal = node.blockChild(target, block: 0, head: head, length: length, path: path)
+                    if literal == nil && node.literalCount > LiteralChildren.tagBlock {
+                        literal = node.blockChild(target, block: LiteralChildren.tagBlock, head: head, length: length, path: path)
+                        if literal == nil && node.literalCount > 2 &* LiteralChildren.tagBlock {
+                            literal = node.laterBlockChild(target, from: 2 &* LiteralChildren.tagBlock, head: head,
+                                                           length: length, path: path)
                         }
-                    } else if flags & Node.singleLiteralFlag != 0 && length <= 8 {
-                        let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
-                        // A lone child: its label compared, no tag.
-                        let child = node.indexedChild(at: 0)
-                        if child.labelHead == head && child.labelLength == length { literal = child }
-                    } else {
-                        literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
                     }
+                } else if flags & Node.singleLiteralFlag != 0 && length <= 8 {
+                    let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
+                    // A lone child: its label compared, no tag.
+                    let child = node.indexedChild(at: 0)
+                    if child.labelHead == head && child.labelLength == length { literal = child }
+                } else {
+                    literal = node.literalChild(in: bytes, start: start, end: end, readable: readable)
                 }
                 if flags & Node.dynamicFlag == 0 {
                     // A single way on.
