@@ -243,7 +243,8 @@ package func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>
             scratch.clearResult()
             return FRStatus.invalidArgument
         }
-        return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(url: url, into: scratch) })
+        // The lookup's own function returns the C status: the call is a jump (see matchStatus).
+        return routerCore(router)._withUnsafeGuaranteedRef { matchStatus($0, url, scratch) }
     }
 }
 
@@ -261,7 +262,7 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
             scratch.clearResult()
             return FRStatus.invalidArgument
         }
-        return FRStatus.of(routerCore(router)._withUnsafeGuaranteedRef { $0.match(method: method, url: url, into: scratch) })
+        return routerCore(router)._withUnsafeGuaranteedRef { matchStatus($0, method: method, url, scratch) }
     }
 }
 

@@ -15,7 +15,11 @@ import Testing
         #expect(String(cString: fr_strerror(status)) == code.message)
     }
 
+    /// A lookup's status is its C number as it is (the C entry points return it unmapped).
     @Test func lookupStatusesMapToOutcomesAndErrors() {
+        #expect(LookupStatus.found.rawValue == Int32(FR_OK) && LookupStatus.noMatch.rawValue == Int32(FR_NOMATCH))
+        #expect(LookupStatus.invalidURL.rawValue == Int32(FR_EURL) && LookupStatus.invalidMethod.rawValue == Int32(FR_EINVAL))
+        #expect(LookupStatus.methodNotAllowed.rawValue == Int32(FR_NOMETHOD))
         #expect(FRStatus.of(LookupStatus.found) == Int32(FR_OK))
         #expect(FRStatus.of(LookupStatus.noMatch) == Int32(FR_NOMATCH))
         #expect(FRStatus.of(LookupStatus.invalidURL) == Int32(FR_EURL))

@@ -55,7 +55,7 @@ extension RouterCore {
     // MARK: The pipeline
 
     @inline(__always)
-    private func lookup(_ url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>?, _ scratch: MatchScratch,
+    fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>?, _ scratch: MatchScratch,
                         collectingAll: Bool) -> LookupStatus {
         let state = scratch.state
         // The last result stays until this one replaces it (``ScratchState/activate``) or a
@@ -219,3 +219,20 @@ extension RouterCore {
     }
 }
 
+// MARK: The C entry points' lookups
+
+/// ``RouterCore/match(url:into:)`` for the C entry point `fr_router_match`, once it has checked
+/// its arguments. A free function whose arguments lie where the entry's own do (router, URL
+/// bytes and length, match) and whose result is the status's C number
+/// (``LookupStatus/rawValue``): the entry then ends with a jump here rather than a call, and a
+/// lookup runs in one frame instead of two (17 instructions fewer per lookup in `make perf`).
+package func matchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
+    core.lookup(url, method: nil, scratch, collectingAll: false).rawValue
+}
+
+/// ``RouterCore/match(method:url:into:)`` for the C entry point `fr_router_match_method`, as
+/// ``matchStatus(_:_:_:)`` is for `fr_router_match`: its arguments where the entry's are.
+package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
+                         _ scratch: MatchScratch) -> Int32 {
+    core.lookup(url, method: method.isEmpty ? nil : method, scratch, collectingAll: false).rawValue
+}
