@@ -99,6 +99,95 @@ import Testing
         #expect(try router.match("/1") == nil)
     }
 
+    /// The literal segments every route of the global table begins with, up to 8 bytes with
+    /// their slashes: where a walk starts (docs/ARCHITECTURE.md, "The lookup tree").
+    @Test(arguments: [
+        (["/1/users", "/1/login", "/1/users/:id"], "/1"),
+        (["/api/v1/users", "/api/v1/teams/:id"], "/api/v1"),
+        (["/api/v1/users", "/api/v2/users"], "/api"),
+        (["/abcdefg/x", "/abcdefg/:y"], "/abcdefg"),
+        (["/abcdefgh/x", "/abcdefgh/:y"], ""),
+        (["/a/b/c/d/e", "/a/b/c/d/f"], "/a/b/c/d"),
+        (["/1", "/1/users"], "/1"),
+        (["/", "/1/users"], ""),
+        (["/users", "/teams"], ""),
+        (["/1/users", "/:version/users"], ""),
+        (["/files/*path"], "/files"),
+        (["/files/*path", "/*path"], ""),
+    ])
+    func theGlobalTableKnowsItsPrefix(_ patterns: [String], _ prefix: String) throws {
+        let router = Router<Int>()
+        for (index, pattern) in patterns.enumerated() { try router.add(pattern, id: UInt64(index + 1), value: index) }
+        router.core.checkInvariants()
+        let roots = router.core.tables.published
+        #expect(roots.prefixLength == prefix.utf8.count)
+        var word: UInt64 = 0
+        for (index, byte) in prefix.utf8.enumerated() { word |= UInt64(byte) << UInt64(8 * index) }
+        #expect(roots.prefixWord == word)
+    }
+
+    /// A table whose routes share a prefix answers every URL as a walk from the root would: a
+    /// path with the prefix goes on after it, one without it (or with it cut inside a segment, or
+    /// ending inside it) matches nothing, and the walks that cannot use it (a path shorter than a
+    /// word, case-insensitive paths, declines) still do.
+    @Test func aPrefixedTableAnswersAsTheTreeDoes() throws {
+        let router = Router<Int>()
+        try router.add("/api/v1/users", id: 1, value: 1)
+        try router.add("/api/v1/users/:id", id: 2, value: 2)
+        try router.add("/api/v1/*rest", id: 3, value: 3)
+        try router.add("/api/v1", id: 4, value: 4)
+        router.core.checkInvariants()
+        #expect(router.core.tables.published.prefixLength == 7)
+        #expect(try router.match("/api/v1/users")?.value == 1)
+        #expect(try router.match("/api/v1/users/")?.value == 1)
+        #expect(try router.match("/api/v1/users?page=2")?.value == 1)
+        #expect(try router.match("/api/v1/users/42")?.parameters["id"] == "42")
+        #expect(try router.match("/api/v1/other/x")?.value == 3)
+        #expect(try router.match("/api/v1")?.value == 4)
+        #expect(try router.match("/api/v1/")?.value == 4)
+        #expect(try router.match("/api/v1?x=1")?.value == 4)
+        #expect(try router.match("https://example.com/api/v1/users/7")?.parameters["id"] == "7")
+        // Empty segments are dropped (docs/SEMANTICS.md §3.2): the full scan's copy has the prefix.
+        #expect(try router.match("/api//v1/users")?.value == 1)
+        for miss in ["/api/v2/users", "/api/v1x/users", "/api/v", "/api", "/ap", "/", "/API/v1/users",
+                     "/xapi/v1/users", "/api/v10"] {
+            #expect(try router.match(miss) == nil, "\(miss)")
+        }
+        // Decoded paths are copied into the scratch: bytes past a short path's end are whatever
+        // the last long one left there, and must not complete the prefix.
+        #expect(try router.match("/api/v1/us%65rs")?.value == 1)
+        #expect(try router.match("/ap%69") == nil)
+        #expect(try router.match("/ap%69/v1/us%65rs/9")?.parameters["id"] == "9")
+        // Declines walk from the root: every candidate, best first.
+        #expect(try router.matches("/api/v1/users/5").map(\.value) == [2, 3])
+    }
+
+    /// The folded walk does not use the prefix: it compares bytes exactly.
+    @Test func aPrefixedTableFoldsCaseFromTheRoot() throws {
+        var options = RouterOptions()
+        options.caseInsensitivePaths = true
+        let router = Router<Int>(options: options)
+        try router.add("/1/users", id: 1, value: 1)
+        try router.add("/1/login", id: 2, value: 2)
+        #expect(router.core.tables.published.prefixLength == 2)
+        #expect(try router.match("/1/USERS")?.value == 1)
+        #expect(try router.match("/1/Login/")?.value == 2)
+        #expect(try router.match("/2/users") == nil)
+    }
+
+    /// Custom schemes read their host as the first segment; the global table's prefix applies
+    /// to it as to any path's first segment.
+    @Test func aPrefixedTableServesCustomSchemes() throws {
+        let router = Router<Int>()
+        try router.add("/1/users/:id", id: 1, value: 1)
+        try router.add("/1/push", id: 2, value: 2)
+        #expect(router.core.tables.published.prefixLength == 2)
+        #expect(try router.match("myapp://1/users/42")?.parameters["id"] == "42")
+        #expect(try router.match("myapp://1/push")?.value == 2)
+        #expect(try router.match("/1/push")?.value == 2)
+        #expect(try router.match("myapp://2/push") == nil)
+    }
+
     /// A case-insensitive lookup finds every child that equals the segment folded, in an index
     /// and in chunks alike.
     @Test func foldedLookupsScanChunks() throws {

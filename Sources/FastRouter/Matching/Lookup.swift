@@ -169,7 +169,7 @@ extension RouterCore {
         let start = walk.pointee.input.start
         guard let scheme = state.pointee.scheme else {
             // A path alone: the global table, the walk of most lookups.
-            Walker(state: walk).visit(roots.global, start)
+            Walker(state: walk).visitGlobal(roots)
             return walk.pointee.best != nil ? 1 : -1
         }
         var table = -1
@@ -179,7 +179,7 @@ extension RouterCore {
         }
         if options.globalFallback {
             if table < 0 {
-                Walker(state: walk).visit(roots.global, start)
+                Walker(state: walk).visitGlobal(roots)
                 if walk.pointee.best != nil { table = 1 }
             } else {
                 // The global table's candidates come after the scheme table's: found on a decline.

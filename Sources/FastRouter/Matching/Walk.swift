@@ -223,21 +223,59 @@ struct Walker {
     /// Walks the subtree of `start`, which stands for the path up to `position` (the `/` of the
     /// next segment, or the path's end).
     func visit(_ start: Node, _ position: Int) {
+        // A table's walk starts with no capture (``WalkState/captureCount``); reset first, so
+        // that the walk is this function's last call.
+        state.pointee.captureCount = 0
         if input.foldLimit == 0 {
             visit(start, position, input.startAhead, ExactBytes.self)
         } else {
             visit(start, position, input.startAhead, SomeFoldedBytes.self)
         }
-        // A table's walk starts with no capture (``WalkState/captureCount``).
+    }
+
+    /// ``visit(_:_:)`` of the global table of `roots` from the path's start (``WalkInput/start``).
+    /// Most tables have no prefix (``TableRoots/prefixLength``): their walk starts at the root at
+    /// once, and only the rest pay a call for the prefix's test.
+    @inline(__always)
+    func visitGlobal(_ roots: TableRoots) {
+        if roots.prefixLength == 0 {
+            visit(roots.global, input.start)
+        } else {
+            visitAfterPrefix(roots)
+        }
+    }
+
+    /// ``visitGlobal(_:)`` for a table whose routes all begin with the same literal segments:
+    /// a path that starts with the ``TableRoots/prefixWord`` goes on from the node after it,
+    /// the prefix compared as one word instead of a step per segment; one that does not matches
+    /// no route of the table (see ``TableRoots/commonPrefix(of:)``). The folded walk, and a path
+    /// with fewer than 8 bytes to read from its start, walk from the root.
+    @inline(never)
+    func visitAfterPrefix(_ roots: TableRoots) {
+        let length = roots.prefixLength, position = input.start
+        guard input.foldLimit == 0 && position &+ 8 <= input.readable else {
+            visit(roots.global, position)
+            return
+        }
+        let bytes = input.bytes, end = input.end
+        let word = UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self)
+        let after = position &+ length
+        // The prefix ends where a segment does: at a `/`, or at the path's end (bytes past it
+        // may be anything: a query, or what a slow path's buffer held before).
+        guard word & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* length)) == roots.prefixWord,
+              after < end ? bytes[after] == 0x2F : after == end else { return }
         state.pointee.captureCount = 0
+        // The segment ends after the prefix: the start's window shifted past it (a window that
+        // shows none is searched again by the walk).
+        visit(roots.prefixNode, after, input.startAhead &>> UInt64(truncatingIfNeeded: length), ExactBytes.self)
     }
 
     /// ``visit(_:_:)`` for a full walk, which collects every candidate (see
     /// ``WalkState/collected``) instead of keeping the best: the walk of a first decline.
     @inline(never)
     func visitCollecting(_ start: Node, _ position: Int) {
-        visit(start, position, input.startAhead, CollectingEvery.self)
         state.pointee.captureCount = 0
+        visit(start, position, input.startAhead, CollectingEvery.self)
     }
 
     /// ``visit(_:_:)`` specialised for whether any byte compares folded: the common exact walk

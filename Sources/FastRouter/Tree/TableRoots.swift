@@ -1,6 +1,6 @@
 /// One published version of a router's tables: the global table's root, each scheme table's
-/// root, what a reader must size before a walk, and the global table's ``StaticPaths`` when it
-/// has no dynamic route. One immutable block, replaced (never
+/// root, what a reader must size before a walk, the global table's ``StaticPaths`` when it
+/// has no dynamic route, and its ``prefix``. One immutable block, replaced (never
 /// changed) by every update, so a reader that loaded it sees one version of every table.
 struct TableRoots {
     let base: UnsafeMutableRawPointer
@@ -21,7 +21,19 @@ struct TableRoots {
         StaticPaths(root: UnsafeMutableRawPointer(bitPattern: base.load(fromByteOffset: 32, as: UInt.self)))
     }
 
-    private static let headerSize = 48
+    /// The literal segments every route of the global table begins with, as the bytes a path
+    /// starts with (`/1` for `/1/users`, `/1/login`…; `/api/v1` for `/api/v1/…`), up to 8 of
+    /// them, and the node after them. A walk compares them as one word and starts at that node,
+    /// instead of a step per segment through nodes that offer nothing else (no route ends there,
+    /// no dynamic segment, one literal child): what a radix tree's root label gives matchit and
+    /// httprouter. `length` is 0 when the root offers more than one way (most tables).
+    @inline(__always) var prefixLength: Int { base.load(fromByteOffset: 48, as: Int.self) }
+    /// ``prefixLength`` bytes of the prefix, little-endian, the rest zero.
+    @inline(__always) var prefixWord: UInt64 { base.load(fromByteOffset: 56, as: UInt64.self) }
+    /// The node the prefix leads to; the global root when there is no prefix.
+    @inline(__always) var prefixNode: Node { Node(base.load(fromByteOffset: 64, as: UnsafeMutableRawPointer.self)) }
+
+    private static let headerSize = 72
     private static let entrySize = 24
 
     /// Scheme table `index`: its lower-cased name and root.
@@ -56,6 +68,10 @@ struct TableRoots {
         base.storeBytes(of: version, toByteOffset: 24, as: UInt64.self)
         base.storeBytes(of: UInt(bitPattern: staticPaths.root), toByteOffset: 32, as: UInt.self)
         base.storeBytes(of: dynamicRoutes, toByteOffset: 40, as: Int.self)
+        let prefix = commonPrefix(of: roots[0].root)
+        base.storeBytes(of: prefix.length, toByteOffset: 48, as: Int.self)
+        base.storeBytes(of: prefix.word, toByteOffset: 56, as: UInt64.self)
+        base.storeBytes(of: prefix.node.base, toByteOffset: 64, as: UnsafeMutableRawPointer.self)
         var nameOffset = headerSize + entrySize * schemes.count
         for (index, entry) in schemes.enumerated() {
             let slot = base + headerSize + entrySize * index
@@ -72,6 +88,25 @@ struct TableRoots {
     }
 
     func deallocate() { base.deallocate() }
+
+    /// The ``prefix`` of a table with `root`: from the root down, while a node has no route
+    /// ending at it, nothing dynamic and exactly one literal child, `/` and that child's label,
+    /// as long as the whole fits in one word. A path whose first bytes are not these matches no
+    /// route of the table, and one that has them goes on from the last child exactly as a walk
+    /// through those nodes would.
+    static func commonPrefix(of root: Node) -> (length: Int, word: UInt64, node: Node) {
+        var length = 0, word: UInt64 = 0, node = root
+        while node.terminalCount == 0 && node.flags & (Node.singleLiteralFlag | Node.dynamicFlag) == Node.singleLiteralFlag {
+            let child = node.indexedChild(at: 0)
+            let count = child.labelLength
+            guard length + 1 + count <= 8 else { break }
+            word |= 0x2F << UInt64(8 * length)
+            for index in 0..<count { word |= UInt64(child.label[index]) << UInt64(8 * (length + 1 + index)) }
+            length += 1 + count
+            node = child
+        }
+        return (length, word, node)
+    }
 
     /// Every table's root, the global table's first.
     var all: [(scheme: [UInt8]?, root: Node)] {

@@ -21,6 +21,9 @@ enum TreeInvariants {
                   pending: &pending)
         }
         precondition(captures <= roots.maxCaptures, "invariant: maxCaptures covers every route's parameters")
+        let prefix = TableRoots.commonPrefix(of: roots.global)
+        precondition(prefix.length == roots.prefixLength && prefix.word == roots.prefixWord
+                     && prefix.node.base == roots.prefixNode.base, "invariant: the prefix is the global table's")
         checkStaticPaths(roots, reachable: &reachable)
         for block in freed {
             precondition(!reachable.contains(UInt(bitPattern: block)), "invariant: nothing freed is reachable")
