@@ -1,4 +1,4 @@
-import FastRouter
+@testable import FastRouter
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -45,6 +45,7 @@ import Darwin
         var partial = 0
         var orderedByPartial = 0
         var greedyChoice = 0
+        var prefixed = 0
         var methods = DifferentialScenario.Outcome()
         for seed in seeds where failures < 4 {
             var scenario = DifferentialScenario(seed: seed, wide: wide)
@@ -61,6 +62,7 @@ import Darwin
             methods.headServedByGet += outcome.headServedByGet
             methods.headPreferred += outcome.headPreferred
             methods.allowWithExtensions += outcome.allowWithExtensions
+            prefixed += outcome.prefixed
             if let report = outcome.failure {
                 failures += 1
                 Issue.record(Comment(rawValue: report))
@@ -74,6 +76,11 @@ import Darwin
         #expect(partial * 20 > lookups, "lookups with a partial-segment candidate: \(partial) of \(lookups)")
         #expect(orderedByPartial * 200 > lookups, "lookups ordered at a partial segment: \(orderedByPartial) of \(lookups)")
         #expect(greedyChoice * 200 > lookups, "lookups with a greedy partial split: \(greedyChoice) of \(lookups)")
+        // Small tables whose routes share a prefix start their walks after it (about 1-4% of
+        // lookups; TableRoots.commonPrefix). Wide tables never share one.
+        if !wide {
+            #expect(prefixed * 500 > lookups, "lookups in a table with a common prefix: \(prefixed) of \(lookups)")
+        }
         // Requests with a method must reach every outcome of §3.7, HEAD served by GET routes and
         // extension names in Allow values, or the method comparison checks little.
         let requests = methods.requests
@@ -317,6 +324,8 @@ struct DifferentialScenario {
         /// HEAD requests where a route naming HEAD came before an earlier route of its shape.
         var headPreferred = 0
         var allowWithExtensions = 0
+        /// Lookups in a global table whose routes share a prefix (``TableRoots/prefixLength``).
+        var prefixed = 0
         var failure: String?
     }
 
@@ -750,8 +759,10 @@ struct DifferentialScenario {
             return fail("count \(router.count), expected \(reference.count)")
         }
         router.core.checkInvariants()
+        let prefixed = router.core.tables.published.prefixLength != 0
         for _ in 0..<(wide ? 80 : 40) {
             outcome.lookups += 1
+            if prefixed { outcome.prefixed += 1 }
             let url = generateURL(routes: routes)
             let methods = requestMethods()
             if let problem = check(url, methods, router, reference, matcher, &outcome) {
