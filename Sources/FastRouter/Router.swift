@@ -149,7 +149,7 @@ extension RouterCore {
     /// copied: the parameters copy what they keep before the borrow ends.
     @usableFromInline
     func bestMatch(_ url: String, method: HTTPMethod?) -> FoundMatch {
-        let scratch = ThreadScratch.current
+        let scratch = ThreadScratch.current(scratchKey)
         return withUTF8(url) { bytes in
             scratch._withUnsafeGuaranteedRef { scratch in
                 let status = if let method {
@@ -198,7 +198,7 @@ extension RouterCore {
     /// candidate, best first. Returns the lookup's status.
     @usableFromInline
     func withCandidates(of url: String, method: HTTPMethod? = nil, _ body: (MatchScratch) -> Void) -> LookupStatus {
-        ThreadScratch.withCurrent { scratch in
+        ThreadScratch.withCurrent(scratchKey) { scratch in
             var status = matchAll(string: url, method: method, into: scratch)
             let first = status
             while status == .found {

@@ -30,6 +30,9 @@ package final class RouterCore: @unchecked Sendable {
     let identity = LiveRouters.register()
     /// The method names routes use, numbered (docs/SEMANTICS.md §3.7).
     let methods = MethodTable()
+    /// ``ThreadScratch/key``, read once here rather than at every lookup (a lazy global's read is
+    /// a call).
+    let scratchKey = ThreadScratch.key
 
     /// A router core; `releasePayload` releases a removed route's payload once no reader can
     /// hold it (nil when routes carry none, as through the C ABI).
