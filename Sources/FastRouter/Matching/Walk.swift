@@ -178,9 +178,10 @@ struct WalkState {
     }
 
     /// Forgets the last walk's best and counts. A collected list is ``ScratchState/leftovers``
-    /// and cleared with them (``clearCollected()``). ``captureCount`` is 0 after every walk (each
-    /// visit restores the count it found) and ``limitHits`` after every count of them
-    /// (``RouterCore/countLimitHits(_:)``), so neither is written here.
+    /// and cleared with them (``clearCollected()``). ``captureCount`` is set to 0 as each table's
+    /// walk starts (``Walker/visit(_:_:)``, ``Walker/visitAfterPrefix(_:)``), and ``limitHits``
+    /// is 0 after every count of them (``RouterCore/countLimitHits(_:)``), so neither is written
+    /// here.
     @inline(__always)
     mutating func reset() {
         best = nil
