@@ -263,7 +263,7 @@ struct Walker {
         let after = position &+ length
         // The prefix ends where a segment does: at a `/`, or at the path's end (bytes past it
         // may be anything: a query, or what a slow path's buffer held before).
-        guard word & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* length)) == roots.prefixWord,
+        guard word & roots.prefixMask == roots.prefixWord,
               after < end ? bytes[after] == 0x2F : after == end else { return }
         state.pointee.captureCount = 0
         // The segment ends after the prefix: the start's window shifted past it (a window that

@@ -32,8 +32,10 @@ struct TableRoots {
     @inline(__always) var prefixWord: UInt64 { base.load(fromByteOffset: 56, as: UInt64.self) }
     /// The node the prefix leads to; the global root when there is no prefix.
     @inline(__always) var prefixNode: Node { Node(base.load(fromByteOffset: 64, as: UnsafeMutableRawPointer.self)) }
+    /// The bits of a word that ``prefixWord`` covers: its first ``prefixLength`` bytes.
+    @inline(__always) var prefixMask: UInt64 { base.load(fromByteOffset: 72, as: UInt64.self) }
 
-    private static let headerSize = 72
+    private static let headerSize = 80
     private static let entrySize = 24
 
     /// Scheme table `index`: its lower-cased name and root.
@@ -72,6 +74,8 @@ struct TableRoots {
         base.storeBytes(of: prefix.length, toByteOffset: 48, as: Int.self)
         base.storeBytes(of: prefix.word, toByteOffset: 56, as: UInt64.self)
         base.storeBytes(of: prefix.node.base, toByteOffset: 64, as: UnsafeMutableRawPointer.self)
+        base.storeBytes(of: prefix.length == 0 ? 0 : UInt64.max >> UInt64(64 - 8 * prefix.length), toByteOffset: 72,
+                        as: UInt64.self)
         var nameOffset = headerSize + entrySize * schemes.count
         for (index, entry) in schemes.enumerated() {
             let slot = base + headerSize + entrySize * index
