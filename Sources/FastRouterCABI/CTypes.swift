@@ -58,8 +58,6 @@ enum FRStatus {
     static let noMethod = Int32(FR_NOMETHOD)
     /// `FR_EINVAL`.
     static let invalidArgument = Int32(FR_EINVAL)
-    /// `FR_EURL`.
-    static let invalidURL = Int32(FR_EURL)
     /// `FR_ENOTFOUND`.
     static let notFound = Int32(FR_ENOTFOUND)
     /// `FR_ENOMEM`.

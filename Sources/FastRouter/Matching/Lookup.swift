@@ -25,7 +25,13 @@ extension RouterCore {
     ///   the router knows; no heap allocation once `scratch` is warm.
     package func match(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>,
                        into scratch: MatchScratch) -> LookupStatus {
-        lookup(url, method: method.isEmpty ? nil : method, scratch, collectingAll: false)
+        lookup(url, method: Self.requested(method), scratch, collectingAll: false)
+    }
+
+    /// The method a lookup asks for: none when `method` is empty (docs/SEMANTICS.md §3.7).
+    @inline(__always)
+    fileprivate static func requested(_ method: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        method.isEmpty ? nil : method
     }
 
     /// ``match(url:into:)`` for a URL given as a Swift string: its bytes are copied into the
@@ -234,5 +240,5 @@ package func matchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, 
 /// ``matchStatus(_:_:_:)`` is for `fr_router_match`: its arguments where the entry's are.
 package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
                          _ scratch: MatchScratch) -> Int32 {
-    core.lookup(url, method: method.isEmpty ? nil : method, scratch, collectingAll: false).rawValue
+    core.lookup(url, method: RouterCore.requested(method), scratch, collectingAll: false).rawValue
 }

@@ -74,8 +74,7 @@ struct TableRoots {
         base.storeBytes(of: prefix.length, toByteOffset: 48, as: Int.self)
         base.storeBytes(of: prefix.word, toByteOffset: 56, as: UInt64.self)
         base.storeBytes(of: prefix.node.base, toByteOffset: 64, as: UnsafeMutableRawPointer.self)
-        base.storeBytes(of: prefix.length == 0 ? 0 : UInt64.max >> UInt64(64 - 8 * prefix.length), toByteOffset: 72,
-                        as: UInt64.self)
+        base.storeBytes(of: prefix.mask, toByteOffset: 72, as: UInt64.self)
         var nameOffset = headerSize + entrySize * schemes.count
         for (index, entry) in schemes.enumerated() {
             let slot = base + headerSize + entrySize * index
@@ -97,8 +96,8 @@ struct TableRoots {
     /// ending at it, nothing dynamic and exactly one literal child, `/` and that child's label,
     /// as long as the whole fits in one word. A path whose first bytes are not these matches no
     /// route of the table, and one that has them goes on from the last child exactly as a walk
-    /// through those nodes would.
-    static func commonPrefix(of root: Node) -> (length: Int, word: UInt64, node: Node) {
+    /// through those nodes would. `mask` covers the prefix's bytes of a word.
+    static func commonPrefix(of root: Node) -> (length: Int, word: UInt64, mask: UInt64, node: Node) {
         var length = 0, word: UInt64 = 0, node = root
         while node.terminalCount == 0 && node.flags & (Node.singleLiteralFlag | Node.dynamicFlag) == Node.singleLiteralFlag {
             let child = node.indexedChild(at: 0)
@@ -109,7 +108,7 @@ struct TableRoots {
             length += 1 + count
             node = child
         }
-        return (length, word, node)
+        return (length, word, length == 0 ? 0 : UInt64.max >> UInt64(64 - 8 * length), node)
     }
 
     /// Every table's root, the global table's first.

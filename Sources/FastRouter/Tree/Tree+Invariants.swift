@@ -23,8 +23,7 @@ enum TreeInvariants {
         precondition(captures <= roots.maxCaptures, "invariant: maxCaptures covers every route's parameters")
         let prefix = TableRoots.commonPrefix(of: roots.global)
         precondition(prefix.length == roots.prefixLength && prefix.word == roots.prefixWord
-                     && prefix.node.base == roots.prefixNode.base
-                     && roots.prefixMask == (prefix.length == 0 ? 0 : UInt64.max >> UInt64(64 - 8 * prefix.length)),
+                     && prefix.node.base == roots.prefixNode.base && prefix.mask == roots.prefixMask,
                      "invariant: the prefix is the global table's")
         checkStaticPaths(roots, reachable: &reachable)
         for block in freed {
