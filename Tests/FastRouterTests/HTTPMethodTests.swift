@@ -112,9 +112,11 @@ import Testing
             return
         }
         #expect(allowed.contains(.get) && allowed.contains(.head) && allowed.contains(.post))
-        // "GET" and "HEAD" padded with NULs share their names' first-word bits, and are no tokens.
+        // "GET" and "HEAD" padded with NULs share their names' first-word bits, and are no tokens;
+        // nor are eight bytes ending in a byte that could stand for a shorter name's length.
         let scratch = MatchScratch()
-        for name in ["GET\u{0}", "GET\u{0}\u{0}", "HEAD\u{0}", "\u{0}GET"] {
+        for name in ["GET\u{0}", "GET\u{0}\u{0}", "HEAD\u{0}", "\u{0}GET", "GET\u{0}\u{0}\u{0}\u{0}\u{3}",
+                     "POST\u{0}\u{0}\u{0}\u{4}", "HEAD\u{0}\u{0}\u{0}\u{4}"] {
             let status = Array("/a".utf8).withUnsafeBufferPointer { url in
                 Array(name.utf8).withUnsafeBufferPointer { router.core.match(method: $0, url: url, into: scratch) }
             }

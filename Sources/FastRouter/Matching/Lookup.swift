@@ -85,7 +85,7 @@ extension RouterCore {
         // The method is resolved after the tables are loaded: they use no name it cannot see.
         // Written out here, not in a function: every lookup with a method runs it.
         if let method {
-            walk.pointee.headPreference = WalkState.noHeadPreference
+            walk.pointee.headPreference = WalkState.oneMethod
             if MethodTable.isGET(method) {
                 walk.pointee.methodBit = methods.getBit
             } else {
@@ -97,7 +97,7 @@ extension RouterCore {
                     return .invalidMethod
                 }
                 walk.pointee.methodBit = bit
-                // The word of a longer name never equals HEAD's: a token holds no NUL to pad with.
+                // Only HEAD has HEAD's word (see ``MethodTable/word(_:)``).
                 if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
             }
         } else {

@@ -124,15 +124,19 @@ struct WalkState {
     var methodBit = UInt64.max
     /// For a HEAD request with the fallback on, HEAD's bit (0 when the router has never seen
     /// HEAD): among candidates of one shape, the routes naming HEAD come first (see
-    /// ``Walker/precedes(_:_:head:)``). ``noHeadPreference`` for every other lookup (one store,
-    /// where an optional takes two). Kept by ``reset()`` like ``methodBit``, so that declines
-    /// order as their lookup did.
+    /// ``Walker/precedes(_:_:head:)``). ``noHeadPreference`` for a lookup without a method and
+    /// ``oneMethod`` for one with any other method (one store, where an optional and a flag take
+    /// three). Kept by ``reset()`` like ``methodBit``, so that declines order as their lookup did.
     var headPreference = noHeadPreference
-    /// ``headPreference`` of a lookup that is not a HEAD request with the fallback on: never a
-    /// method's bit (a bit is 0 or a power of two).
+    /// ``headPreference`` of a lookup without a method: never a method's bit (a bit is 0 or a
+    /// power of two).
     static let noHeadPreference = UInt64.max
+    /// ``headPreference`` of a lookup with a method that is not a HEAD request with the fallback
+    /// on: it takes at most one of the routes of a path that differ by method (see
+    /// ``Walker/atEnd``). Never a method's bit either.
+    static let oneMethod = UInt64.max &- 1
     /// ``headPreference`` as ``Walker/precedes(_:_:head:)`` takes it.
-    var headOrder: UInt64? { headPreference == Self.noHeadPreference ? nil : headPreference }
+    var headOrder: UInt64? { headPreference >= Self.oneMethod ? nil : headPreference }
     /// The methods of the routes that matched the URL but not the method: the `Allow` value
     /// when no route accepts it.
     var rejectedMethods: UInt64 = 0
@@ -524,24 +528,24 @@ struct Walker {
             consider(node.terminalAddress(at: 0), extra: nil, mode)
             return
         }
-        if !Mode.collects && node.hasOneTerminalPerMethod && state.pointee.headPreference == WalkState.noHeadPreference
-            && state.pointee.methodBit != .max {
+        if !Mode.collects && node.hasOneTerminalPerMethod && state.pointee.headPreference == WalkState.oneMethod {
             // Routes of one path that differ by method (docs/SEMANTICS.md §3.7): a lookup for
             // one method takes at most one of them, found by its methods alone. (Without a
-            // method each is a candidate; a HEAD request may take two.)
+            // method each is a candidate; a HEAD request may take two.) None of them accepts
+            // any method, and there are two or more (see ``Node/haveOneTerminalPerMethod``).
             let methodBit = state.pointee.methodBit
             var terminal = node.terminalAddress(at: 0)
             let terminalsEnd = terminal + node.terminalCount
             var rejected: UInt64 = 0
-            while terminal < terminalsEnd {
-                let shape = terminal.pointee.shape
-                if shape.pointee.methods & methodBit != 0 || shape.pointee.anyMethod {
+            repeat {
+                let methods = terminal.pointee.shape.pointee.methods
+                if methods & methodBit != 0 {
                     consider(terminal, extra: nil, accepted: true, mode)
                     return
                 }
-                rejected |= shape.pointee.methods
+                rejected |= methods
                 terminal += 1
-            }
+            } while terminal < terminalsEnd
             // None does: what they accept is what a 405 allows (see ``consider``).
             state.pointee.rejectedMethods |= rejected
             return

@@ -12,32 +12,41 @@ final class MethodTable: @unchecked Sendable {
     /// Most distinct method names a router accepts: one bit each in a 64-bit set (docs/SEMANTICS.md §3.7).
     static let capacity = 64
 
-    /// Each name's first eight bytes as a word (zero-padded): most comparisons are one.
-    private let words = UnsafeMutablePointer<UInt64>.allocate(capacity: MethodTable.capacity)
     /// Each name's length and bytes (owned by the table), and the name as a method.
     private let lengths = UnsafeMutablePointer<Int>.allocate(capacity: MethodTable.capacity)
     private let bytes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>.allocate(capacity: MethodTable.capacity)
     private let names = UnsafeMutablePointer<HTTPMethod>.allocate(capacity: MethodTable.capacity)
     private let published = Atomic<Int>(0)
-    /// Where a name is found by its word: ``indexSlots`` one-byte slots, each 0 (empty) or a
-    /// name's number + 1, placed by open addressing from ``slot(of:)``. Each new name gets a new
-    /// block, published before the count, so readers never see a slot change; the blocks
-    /// replaced stay until the table goes (64 names at most).
+    /// Where a name of up to eight bytes is found by its word: ``indexSlots`` entries, each
+    /// empty (word 0) or a name's ``word(_:)`` and bit, placed by open addressing from
+    /// ``slot(of:)``. Equal words are equal names, so a name is mostly found with one entry read. Longer names (rare) are searched one by one (``longBit(of:)``). Each new
+    /// short name gets a new block, published before the count, so readers never see an entry
+    /// change; the blocks replaced stay until the table goes (64 names at most).
     private let index = Atomic<UInt>(0)
-    private var replacedIndexes: [UnsafeMutablePointer<UInt8>] = []
+    private var replacedIndexes: [UnsafeMutablePointer<IndexEntry>] = []
+
+    /// One slot of the index.
+    struct IndexEntry {
+        /// The name's ``MethodTable/word(_:)``; 0 for an empty slot.
+        var word: UInt64
+        var bit: UInt64
+
+        static let empty = IndexEntry(word: 0, bit: 0)
+    }
+
     /// GET's bit once a route names it (0 before): what a HEAD request adds (docs/SEMANTICS.md §3.7).
     private let getBits = Atomic<UInt64>(0)
     /// Slots of the index: twice the names a table may hold, so a probe ends soon at an empty one.
     static let indexSlots = 2 * capacity
 
     init() {
-        let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.indexSlots)
-        slots.initialize(repeating: 0, count: Self.indexSlots)
+        let slots = UnsafeMutablePointer<IndexEntry>.allocate(capacity: Self.indexSlots)
+        slots.initialize(repeating: .empty, count: Self.indexSlots)
         index.store(UInt(bitPattern: slots), ordering: .releasing)
     }
 
     deinit {
-        UnsafeMutablePointer<UInt8>(bitPattern: index.load(ordering: .relaxed))?.deallocate()
+        UnsafeMutablePointer<IndexEntry>(bitPattern: index.load(ordering: .relaxed))?.deallocate()
         for slots in replacedIndexes { slots.deallocate() }
         let count = published.load(ordering: .relaxed)
         for index in 0..<count { bytes[index].deallocate() }
@@ -45,7 +54,6 @@ final class MethodTable: @unchecked Sendable {
         names.deallocate()
         bytes.deallocate()
         lengths.deallocate()
-        words.deallocate()
     }
 
     /// Names known to readers.
@@ -59,26 +67,33 @@ final class MethodTable: @unchecked Sendable {
         bit(of: bytes, word: Self.word(bytes))
     }
 
-    /// ``bit(of:)`` for a caller that has the name's ``word(_:)`` already: one multiply and,
-    /// mostly, one slot and one word compared.
+    /// ``bit(of:)`` for a caller that has the name's ``word(_:)`` already: for a name of up to
+    /// eight bytes, one multiply and, mostly, one entry compared.
     @inline(__always)
     func bit(of bytes: UnsafeBufferPointer<UInt8>, word: UInt64) -> UInt64 {
+        guard bytes.count <= 8 else { return longBit(of: bytes) }
         // A name is written before the index block that holds it is published (release), so
         // whatever this block holds is readable. A name newer than the tables this reader loaded
         // may be found: no route of those tables has its bit, so it answers as an unknown name.
-        let slots = UnsafePointer<UInt8>(bitPattern: index.load(ordering: .acquiring)).unsafelyUnwrapped
-        let length = bytes.count
+        let entries = UnsafePointer<IndexEntry>(bitPattern: index.load(ordering: .acquiring)).unsafelyUnwrapped
         var slot = Self.slot(of: word)
         while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { return 0 }
-            let number = entry &- 1
-            if words[number] == word && lengths[number] == length
-                && (length <= 8 || memcmp(self.bytes[number] + 8, bytes.baseAddress! + 8, length &- 8) == 0) {
-                return 1 &<< UInt64(truncatingIfNeeded: number)
-            }
+            let entry = entries[slot]
+            if entry.word == word { return entry.bit }
+            if entry.word == 0 { return 0 }
             slot = (slot &+ 1) & (Self.indexSlots &- 1)
         }
+    }
+
+    /// ``bit(of:)`` for a name over eight bytes: the names compared one by one (the published
+    /// ones: each is written before the count).
+    @inline(never)
+    private func longBit(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        for number in 0..<count where lengths[number] == bytes.count && memcmp(self.bytes[number], base, bytes.count) == 0 {
+            return 1 &<< UInt64(number)
+        }
+        return 0
     }
 
     /// Where the probe for a name with `word` starts (Fibonacci hashing: the top bits of a
@@ -93,29 +108,39 @@ final class MethodTable: @unchecked Sendable {
         withUTF8(method.rawValue) { bit(of: $0) }
     }
 
-    /// The first eight bytes of `bytes` as a little-endian word, zero-padded.
+    /// The first eight bytes of `bytes` as a little-endian word, zero-padded, with the length
+    /// in the top byte when it is under eight: two names of up to eight bytes have one word
+    /// only when they are equal, even when one holds NUL or control bytes (a request's method
+    /// may; a route's is a token). An eight-byte name whose last byte is below 8 (not a token)
+    /// gets 0, which no name has.
     @inline(__always)
     static func word(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let count = bytes.count
-        guard count != 0, let base = bytes.baseAddress else { return 0 }
+        guard count != 0 else { return 0 }
+        // A buffer with bytes has a base address.
+        let base = bytes.baseAddress.unsafelyUnwrapped
         let raw = UnsafeRawPointer(base)
-        if count >= 8 { return UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) }
+        let length = UInt64(truncatingIfNeeded: count) &<< 56
+        if count >= 8 {
+            let word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            return word &>> 56 < 8 ? 0 : word
+        }
         if count >= 4 {
             // Two overlapping loads inside the buffer: the first four bytes and the last four.
             let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
             let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
-            return low | high &<< UInt64(truncatingIfNeeded: (count &- 4) &* 8)
+            return low | high &<< UInt64(truncatingIfNeeded: (count &- 4) &* 8) | length
         }
-        if count == 1 { return UInt64(base[0]) }
+        if count == 1 { return UInt64(base[0]) | length }
         // Two or three bytes ("GET", "PUT"): two overlapping two-byte loads; the byte they share
         // is or-ed with itself.
         let low = UInt64(UInt16(littleEndian: raw.loadUnaligned(as: UInt16.self)))
         let high = UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)))
-        return low | high &<< UInt64(truncatingIfNeeded: (count &- 2) &* 8)
+        return low | high &<< UInt64(truncatingIfNeeded: (count &- 2) &* 8) | length
     }
 
     /// `"HEAD"` as a ``word(_:)``: how a lookup tells a HEAD request without a table lookup.
-    static let headWord: UInt64 = 0x4441_4548
+    static let headWord: UInt64 = 0x0400_0000_4441_4548
     /// Whether `bytes` is `GET`, most requests' method: three bytes compared, no word made
     /// (a lookup then takes ``getBit``, one load, and no index probe).
     @inline(__always)
@@ -151,11 +176,10 @@ final class MethodTable: @unchecked Sendable {
                 let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: utf8.count)
                 copy.initialize(from: utf8, count: utf8.count)
                 let word = utf8.withUnsafeBufferPointer { Self.word($0) }
-                words[count] = word
                 lengths[count] = utf8.count
                 bytes[count] = copy
                 (names + count).initialize(to: method)
-                publishIndex(adding: count, word: word)
+                if utf8.count <= 8 { publishIndex(IndexEntry(word: word, bit: 1 &<< UInt64(count))) }
                 if method == .get { getBits.store(1 &<< UInt64(count), ordering: .releasing) }
                 published.store(count + 1, ordering: .releasing)
                 bit = 1 &<< UInt64(count)
@@ -165,15 +189,15 @@ final class MethodTable: @unchecked Sendable {
         return MethodSet(mask: mask, isAny: false)
     }
 
-    /// Publishes a copy of the index with name `number` (whose word is `word`) added; the old
-    /// block is kept, since a reader may still be probing it.
-    private func publishIndex(adding number: Int, word: UInt64) {
-        let old = UnsafeMutablePointer<UInt8>(bitPattern: index.load(ordering: .relaxed)).unsafelyUnwrapped
-        let slots = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.indexSlots)
+    /// Publishes a copy of the index with `entry` added; the old block is kept, since a
+    /// reader may still be probing it.
+    private func publishIndex(_ entry: IndexEntry) {
+        let old = UnsafeMutablePointer<IndexEntry>(bitPattern: index.load(ordering: .relaxed)).unsafelyUnwrapped
+        let slots = UnsafeMutablePointer<IndexEntry>.allocate(capacity: Self.indexSlots)
         slots.initialize(from: old, count: Self.indexSlots)
-        var slot = Self.slot(of: word)
-        while slots[slot] != 0 { slot = (slot + 1) & (Self.indexSlots - 1) }
-        slots[slot] = UInt8(number + 1)
+        var slot = Self.slot(of: entry.word)
+        while slots[slot].word != 0 { slot = (slot + 1) & (Self.indexSlots - 1) }
+        slots[slot] = entry
         index.store(UInt(bitPattern: slots), ordering: .releasing)
         replacedIndexes.append(old)
     }
