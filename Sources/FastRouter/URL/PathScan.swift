@@ -63,10 +63,10 @@ extension ScratchState {
     @inline(never)
     static func scanPlainPath(_ base: UnsafePointer<UInt8>?, _ length: Int) -> (end: Int, slashes: UInt64) {
         guard let base, length > 0, length <= 2 &* MatchScratch.maxSegments, base[0] == 0x2F,
-              let slashes = plainPathSlashes(base, length) else { return (-1, 0) }
+              let (slashes, trailingSlash) = plainPathSlashes(base, length) else { return (-1, 0) }
         // One trailing '/' is not a segment ("//" is not plain), and marks the path's end in the
         // window already; any other end is marked when the window reaches it.
-        if base[length &- 1] == 0x2F { return (length &- 1, slashes) }
+        if trailingSlash { return (length &- 1, slashes) }
         return (length, length < 64 ? slashes | 1 &<< UInt64(truncatingIfNeeded: length) : slashes)
     }
 
@@ -93,8 +93,11 @@ extension ScratchState {
     /// space) from the rest.
     /// Sixteen bytes at a time; the last block is the one ending at the path's end, and a
     /// shorter path is read as two overlapping words, so no load leaves the caller's buffer.
+    /// Also tells whether the last byte is a `/`, from the classes already computed (reading
+    /// the byte again would cost the caller a frame: the compiler takes it from the last block,
+    /// kept on the stack).
     @inline(__always)
-    static func plainPathSlashes(_ base: UnsafePointer<UInt8>, _ length: Int) -> UInt64? {
+    static func plainPathSlashes(_ base: UnsafePointer<UInt8>, _ length: Int) -> (slashes: UInt64, trailingSlash: Bool)? {
         let raw = UnsafeRawPointer(base)
         if length >= 16 {
             var index = 0
@@ -114,7 +117,7 @@ extension ScratchState {
             guard rare == 0 && slash & (slash &<< 1 | (length &- index == 16 ? carry : 0)) == 0 else { return nil }
             // Bits past 64 fall off: the mask covers the first 64 bytes.
             if last < 64 { slashes |= UInt64(slash) &<< UInt64(truncatingIfNeeded: last) }
-            return slashes
+            return (slashes, slash & 0x8000 != 0)
         }
         // A shorter path: its bytes in two words, some of them twice where the words overlap.
         // Repeated bytes change nothing about rare bytes, but lanes side by side across the
@@ -148,7 +151,8 @@ extension ScratchState {
         guard rare == 0 && slash & (slash &<< 1) & ~seam == 0 else { return nil }
         // The first half's lanes are the path's first bytes; the second half's end at its end.
         let first = slash & (1 &<< half &- 1)
-        return UInt64(first) | UInt64(slash &>> half) &<< UInt64(truncatingIfNeeded: shift)
+        let slashes = UInt64(first) | UInt64(slash &>> half) &<< UInt64(truncatingIfNeeded: shift)
+        return (slashes, slashes &>> UInt64(truncatingIfNeeded: length &- 1) & 1 != 0)
     }
 
     /// Bit i set where byte i of `block` is below `&` or non-ASCII (one signed compare), or `?`;
