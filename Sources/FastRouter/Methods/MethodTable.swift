@@ -19,8 +19,9 @@ final class MethodTable: @unchecked Sendable {
     private let published = Atomic<Int>(0)
     /// Where a name of up to eight bytes is found by its word: ``indexSlots`` entries, each
     /// empty (word 0) or a name's ``word(_:)`` and bit, placed by open addressing from
-    /// ``slot(of:)``. Equal words are equal names, so a name is mostly found with one entry read. Longer names (rare) are searched one by one (``longBit(of:)``). Each new
-    /// short name gets a new block, published before the count, so readers never see an entry
+    /// ``slot(of:)``. Equal words are equal names, so a name is mostly found with one entry
+    /// read. Longer names (rare) are compared one by one (``longBit(of:)``). Each new short
+    /// name gets a new block, published before the count, so readers never see an entry
     /// change; the blocks replaced stay until the table goes (64 names at most).
     private let index = Atomic<UInt>(0)
     private var replacedIndexes: [UnsafeMutablePointer<IndexEntry>] = []
