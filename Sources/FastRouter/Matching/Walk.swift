@@ -531,8 +531,10 @@ struct Walker {
         if !Mode.collects && node.hasOneTerminalPerMethod && state.pointee.headPreference == WalkState.oneMethod {
             // Routes of one path that differ by method (docs/SEMANTICS.md §3.7): a lookup for
             // one method takes at most one of them, found by its methods alone. (Without a
-            // method each is a candidate; a HEAD request may take two.) None of them accepts
-            // any method, and there are two or more (see ``Node/haveOneTerminalPerMethod``).
+            // method each is a candidate; a HEAD request may take two.) There are two or more
+            // (``Node/haveOneTerminalPerMethod``), and none accepts any method: with one key and
+            // no host rule, such a route would be a duplicate of the others (docs/SEMANTICS.md
+            // §3.7; `TreeInvariants` checks it after every change).
             let methodBit = state.pointee.methodBit
             var terminal = node.terminalAddress(at: 0)
             let terminalsEnd = terminal + node.terminalCount
