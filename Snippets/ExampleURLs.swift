@@ -18,5 +18,5 @@ let urls = router.exampleURLs().map(\.url)
 precondition(urls == ["/users/1", "/users/me", "myapp://files/1.1"])
 for (index, url) in urls.enumerated() {
     let best = try router.match(url!)
-    precondition(best?.pattern == router.routes[index].pattern)
+    precondition(best?.routeID == router.routes[index].id)
 }

@@ -1,4 +1,4 @@
-/// One matched route: its id, value and pattern, the URL's parameters and its fragment.
+/// One matched route: its id and value, the URL's parameters and its fragment.
 ///
 /// A value type that owns its strings: it stays valid whatever the router does afterwards.
 public struct Match<Value> {
@@ -8,12 +8,10 @@ public struct Match<Value> {
     public let parameters: Parameters
     /// The value the route was registered with.
     public let value: Value
-    // The route's pattern and the URL's fragment live in the parameters' storage, which belongs
-    // to this match alone: a match holds no reference that other threads' matches touch too
-    // (the route's own box is shared by every thread that matches the route).
-
-    /// The pattern as registered.
-    @inlinable public var pattern: String { parameters.pattern }
+    // The URL's fragment lives in the parameters' storage, which belongs to this match alone:
+    // a match holds no reference that other threads' matches touch too (the route's own box is
+    // shared by every thread that matches the route). For the same reason a match does not
+    // carry the route's pattern: a value that needs it holds it (docs/SEMANTICS.md §3.3).
 
     /// The raw fragment (after `#`, not decoded), or `nil` when the URL has none.
     @inlinable public var fragment: String? { parameters.fragment }
@@ -35,7 +33,7 @@ public struct Match<Value> {
     init(_ found: FoundMatch, value: Value) {
         found.release()
         routeID = found.routeID
-        parameters = Parameters(storage: found.parameters.unsafelyUnwrapped.takeRetainedValue())
+        parameters = Parameters(storage: found.parameters?.takeRetainedValue())
         self.value = value
     }
 }

@@ -1,15 +1,15 @@
 /// The bytes behind ``Parameters``, in one allocation: the counts in the header, then one span
 /// (offset and length into the bytes) per string, then the bytes.
 ///
-/// String `2 * i` is the name of pair `i` and `2 * i + 1` its value; the wildcard's segments,
-/// the fragment and the pattern follow. The names of a match's path parameters are not stored:
+/// String `2 * i` is the name of pair `i` and `2 * i + 1` its value; the wildcard's segments
+/// and the fragment follow. The names of a match's path parameters are not stored:
 /// they are read from the route's layout (interned and immortal, see ``NameTable``), which also
 /// holds them as strings, so reading a name copies a string instead of making one.
 ///
 /// A match fills it from its lookup with whole copies, not string by string: the path's values
 /// are copied as one block (the URL's bytes up to the last value's end), the walk's captures
 /// become their spans as they are, and the wildcard's segments are spans into the same block.
-/// Only the query's pairs, the fragment and the pattern are copied one by one.
+/// Only the query's pairs and the fragment are copied one by one.
 @usableFromInline
 final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     @usableFromInline
@@ -28,9 +28,8 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
         var namedCount: Int
         var layout: UnsafePointer<ParameterLayoutEntry>?
         var segmentCount: Int
-        /// Index of the fragment's and of the pattern's string, -1 when there is none.
+        /// Index of the fragment's string, -1 when there is none.
         var fragment: Int
-        var pattern: Int
         var stringCount: Int
     }
 
@@ -40,10 +39,6 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     @inlinable var pairCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.pairCount } }
     var segmentCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.segmentCount } }
     var fragmentIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.fragment } }
-    var patternIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.contents.pattern } }
-
-    /// Words kept after the bytes, so that a short string may be copied 16 bytes at a time.
-    static let spareWords = 2
 
     /// Largest storage kept as a spare, in words (4 KiB).
     static var maxSpareWords: Int { 512 }
@@ -56,7 +51,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     /// deallocation per match.
     @inline(__always)
     static func make(_ contents: Contents, byteCount: Int, reusing spare: inout ParameterStorage?) -> ParameterStorage {
-        let storage = reserve(words: contents.stringCount &+ (byteCount &+ 7) &>> 3 &+ spareWords, &spare)
+        let storage = reserve(words: contents.stringCount &+ (byteCount &+ 7) &>> 3, &spare)
         storage.withUnsafeMutablePointerToHeader { $0.pointee.contents = contents }
         return storage
     }
@@ -74,7 +69,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
 
     @inline(never)
     private static func allocate(words: Int, spare: inout ParameterStorage?) -> ParameterStorage {
-        let empty = Contents(pairCount: 0, namedCount: 0, layout: nil, segmentCount: 0, fragment: -1, pattern: -1,
+        let empty = Contents(pairCount: 0, namedCount: 0, layout: nil, segmentCount: 0, fragment: -1,
                              stringCount: 0)
         let header = Header(contents: empty, words: words)
         // `create` allocates an instance of the class it is called on, so the downcast holds.
@@ -177,7 +172,7 @@ extension ParameterStorage {
     static func make(pairCount: Int, strings: [String]) -> ParameterStorage {
         var none: ParameterStorage?
         let storage = make(Contents(pairCount: pairCount, namedCount: 0, layout: nil,
-                                    segmentCount: strings.count - 2 * pairCount, fragment: -1, pattern: -1,
+                                    segmentCount: strings.count - 2 * pairCount, fragment: -1,
                                     stringCount: strings.count),
                            byteCount: strings.reduce(0) { $0 + $1.utf8.count }, reusing: &none)
         let layout = storage.layout

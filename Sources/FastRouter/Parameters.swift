@@ -14,8 +14,7 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     public typealias Element = (name: String, value: String)
 
     /// Names and values interleaved (name, value, name, ...), then the wildcard's segments, then
-    /// the match's fragment when it has one, then the matched route's pattern (for a match);
-    /// `nil` when there is none of them. A match's strings in one storage of its own: one
+    /// the match's fragment when it has one; `nil` when there is none of them. A match's strings in one storage of its own: one
     /// reference to count, and no other thread counts it; its path names are read from the
     /// route's interned layout, not stored (see ``ParameterStorage``).
     @usableFromInline let storage: ParameterStorage?
@@ -34,22 +33,15 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
         return index < 0 ? nil : storage.string(index)
     }
 
-    /// The pattern of the route matched, empty for parameters that do not come from a match.
-    @usableFromInline var pattern: String {
-        guard let storage else { return "" }
-        let index = storage.patternIndex
-        return index < 0 ? "" : storage.string(index)
-    }
-
     /// Parameters from explicit pairs (for tests and handlers that build their own).
     public init(_ pairs: [(name: String, value: String)], wildcardSegments: [String] = []) {
         let strings = pairs.flatMap { [$0.name, $0.value] } + wildcardSegments
         storage = strings.isEmpty ? nil : ParameterStorage.make(pairCount: pairs.count, strings: strings)
     }
 
-    /// The parameters of a match, held by `storage` (see ``ParameterStorage/make(_:pattern:)``).
+    /// The parameters of a match, held by `storage` (see ``ParameterStorage/make(_:)``).
     @usableFromInline
-    init(storage: ParameterStorage) {
+    init(storage: ParameterStorage?) {
         self.storage = storage
     }
 

@@ -56,7 +56,7 @@ public final class Router<Value> {
         ids.reserveCapacity(routes.count)
         for route in routes {
             let id = route.id ?? nextAutomaticID.subtract(1, ordering: .relaxed).oldValue
-            let box = Unmanaged.passRetained(RouteBox(value: route.value, pattern: route.pattern))
+            let box = Unmanaged.passRetained(RouteBox(value: route.value))
             registrations.append(.init(text: route.pattern, priority: route.priority, id: id, payload: box.toOpaque(),
                                        methods: route.methods))
             ids.append(id)
@@ -152,12 +152,8 @@ extension RouterCore {
         let scratch = ThreadScratch.current(scratchKey)
         return withUTF8(url) { bytes in
             scratch._withUnsafeGuaranteedRef { scratch in
-                let status = if let method {
-                    withUTF8(method.rawValue) { match(method: $0, url: bytes, into: scratch) }
-                } else {
-                    match(url: bytes, into: scratch)
-                }
-                return found(status, scratch)
+                guard let method else { return foundMatch(self, bytes, scratch) }
+                return withUTF8(method.rawValue) { foundMatch(self, method: $0, bytes, scratch) }
             }
         }
     }
@@ -167,16 +163,15 @@ extension RouterCore {
     /// other answer is left in the scratch, where ``FoundMatch/allowed`` reads a 405's methods,
     /// until the thread's next lookup clears it.
     @inline(__always)
-    private func found(_ status: LookupStatus, _ scratch: MatchScratch) -> FoundMatch {
+    func found(_ status: LookupStatus, _ scratch: MatchScratch) -> FoundMatch {
         guard status == .found else {
             return FoundMatch(status: status, routeID: .max, payload: nil, parameters: nil,
                               scratch: Unmanaged.passUnretained(scratch))
         }
         let state = scratch.state
         let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
-        let pattern = Unmanaged<RoutePayload>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.pattern }
         let found = FoundMatch(status: status, routeID: state.pointee.routeID, payload: payload,
-                               parameters: Unmanaged.passRetained(ParameterStorage.make(state, pattern: pattern)),
+                               parameters: ParameterStorage.make(state).map { Unmanaged.passRetained($0) },
                                scratch: Unmanaged.passUnretained(scratch))
         if state.pointee.leftovers { scratch.slot.unpin() }
         state.pointee.clearResult()
@@ -258,35 +253,15 @@ public struct RouterStatistics: Sendable, Equatable {
     public var regexLimitHits: Int
 }
 
-/// What every route's payload holds whatever its value type: the pattern as registered, read
-/// by non-generic lookup code (see ``RouteBox``).
+/// A route's value, retained by the router. Readers borrow it while they hold the route (see
+/// ``ReaderSlot``) and copy the value out of it; a ``Match`` never retains it, since its
+/// reference count is shared by every thread that matches the route.
 @usableFromInline
-class RoutePayload {
-    /// The pattern's UTF-8 bytes followed by 16 readable bytes, so that a match copies a short
-    /// pattern with a few whole loads (see ``ParameterStorage/make(_:pattern:)``).
-    let pattern: UnsafeBufferPointer<UInt8>
-
-    init(pattern: String) {
-        let count = pattern.utf8.count
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: count + ScratchState.padding)
-        _ = UnsafeMutableBufferPointer(start: bytes, count: count).initialize(from: pattern.utf8)
-        (bytes + count).initialize(repeating: 0, count: ScratchState.padding)
-        self.pattern = UnsafeBufferPointer(start: bytes, count: count)
-    }
-
-    deinit { pattern.deallocate() }
-}
-
-/// A route's value and pattern, retained by the router. Readers borrow it while they hold the
-/// route (see ``ReaderSlot``) and copy what they return out of it; a ``Match`` never retains it,
-/// since its reference count is shared by every thread that matches the route.
-@usableFromInline
-final class RouteBox<Value>: RoutePayload {
+final class RouteBox<Value> {
     @usableFromInline let value: Value
 
-    init(value: Value, pattern: String) {
+    init(value: Value) {
         self.value = value
-        super.init(pattern: pattern)
     }
 
     /// The value of the box at `payload`, borrowed: its reader holds the route meanwhile.

@@ -140,8 +140,9 @@ public final class DeepLinkRouter<UserInfo> {
             }
         }
         guard !patterns.isEmpty else { throw RouterError(.invalidArgument, offset: 0, "no pattern given") }
-        let entry = Entry(name: name, callback: callback)
-        let ids = try router.add(contentsOf: patterns.map { Route($0, priority: priority, value: entry) })
+        let ids = try router.add(contentsOf: patterns.map {
+            Route($0, priority: priority, value: Entry(name: name, pattern: $0, callback: callback))
+        })
         if let name { namedRoutes[name] = ids }
         return ids
     }
@@ -210,7 +211,7 @@ public final class DeepLinkRouter<UserInfo> {
             }
             do {
                 try handler(context(url, match, userInfo, index))
-                return DeepLinkOutcome(url: url, resolution: .route(id: match.routeID, pattern: match.pattern, name: match.value.name),
+                return DeepLinkOutcome(url: url, resolution: .route(id: match.routeID, pattern: match.value.pattern, name: match.value.name),
                                        declined: declined, urlError: nil)
             } catch {
                 declined.append(Self.declined(match, error))
@@ -243,7 +244,7 @@ public final class DeepLinkRouter<UserInfo> {
                 case .sync(let handler): try handler(context)
                 case .async(let handler): try await handler(context)
                 }
-                return DeepLinkOutcome(url: url, resolution: .route(id: match.routeID, pattern: match.pattern, name: match.value.name),
+                return DeepLinkOutcome(url: url, resolution: .route(id: match.routeID, pattern: match.value.pattern, name: match.value.name),
                                        declined: declined, urlError: nil)
             } catch {
                 declined.append(Self.declined(match, error))
@@ -278,12 +279,12 @@ public final class DeepLinkRouter<UserInfo> {
     }
 
     private func context(_ url: String, _ match: Match<Entry>, _ userInfo: UserInfo, _ index: Int) -> DeepLinkContext<UserInfo> {
-        DeepLinkContext(url: url, routeID: match.routeID, pattern: match.pattern, routeName: match.value.name,
+        DeepLinkContext(url: url, routeID: match.routeID, pattern: match.value.pattern, routeName: match.value.name,
                         parameters: match.parameters, fragment: match.fragment, userInfo: userInfo, candidateIndex: index)
     }
 
     private static func declined(_ match: Match<Entry>, _ error: any Error) -> DeepLinkOutcome.Declined {
-        DeepLinkOutcome.Declined(routeID: match.routeID, pattern: match.pattern, name: match.value.name, error: error)
+        DeepLinkOutcome.Declined(routeID: match.routeID, pattern: match.value.pattern, name: match.value.name, error: error)
     }
 
     /// The scheme's handler, then the global one: the order unmatched URLs go through.
@@ -381,13 +382,16 @@ public final class DeepLinkRouter<UserInfo> {
     /// A readable listing of the tables; see `Router.dump()`.
     public func dump() -> String { router.dump() }
 
-    /// A registered handler and the name of its route.
+    /// A registered handler, the name of its route and the pattern it was registered with (a
+    /// match does not carry it).
     final class Entry {
         let name: String?
+        let pattern: String
         let callback: Callback<DeepLinkContext<UserInfo>>
 
-        init(name: String?, callback: Callback<DeepLinkContext<UserInfo>>) {
+        init(name: String?, pattern: String, callback: Callback<DeepLinkContext<UserInfo>>) {
             self.name = name
+            self.pattern = pattern
             self.callback = callback
         }
     }

@@ -16,7 +16,7 @@ import Testing
             let match = try #require(try router.match("/a/\(first)/b/\(escaped)?k\(length)=v\(length)"))
             #expect(match.parameters.map(\.name) == ["first", "second", "k\(length)"])
             #expect(match.parameters.map(\.value) == [first, second, "v\(length)"])
-            #expect(match.pattern == "/a/:first/b/:second(/:third)")
+            #expect(match.value == 1 && match.fragment == nil)
             let slices = try #require(try router.match("/c/\(first).\(first)"))
             #expect(slices.parameters["x"] == first && slices.parameters["y"] == first)
         }

@@ -242,3 +242,19 @@ package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>,
                          _ scratch: MatchScratch) -> Int32 {
     core.lookup(url, method: RouterCore.requested(method), scratch, collectingAll: false).rawValue
 }
+
+// MARK: The Swift API's lookups
+
+/// ``RouterCore/match(url:into:)`` for ``RouterCore/bestMatch(_:method:)``, with the result
+/// copied out of the scratch: the lookup and its result in one frame.
+@inline(never)
+func foundMatch(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
+    core.found(core.lookup(url, method: nil, scratch, collectingAll: false), scratch)
+}
+
+/// ``foundMatch(_:_:_:)`` for a request with a method.
+@inline(never)
+func foundMatch(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
+                _ scratch: MatchScratch) -> FoundMatch {
+    core.found(core.lookup(url, method: RouterCore.requested(method), scratch, collectingAll: false), scratch)
+}

@@ -48,13 +48,12 @@ package final class MatchScratch {
     package var routeRecord: UInt32? { state.pointee.current?.record }
 
     /// What a ``Match`` copies out of the current candidate, in one call from the caller's
-    /// specialised code: its route id, payload (a ``RoutePayload``), and parameters with the
-    /// route's pattern. There must be a current candidate, and its payload must be held.
+    /// specialised code: its route id, payload (a ``RouteBox``), and parameters. There must be a
+    /// current candidate, and its payload must be held.
     @usableFromInline
     func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
         let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
-        let pattern = Unmanaged<RoutePayload>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.pattern }
-        let parameters = Parameters(storage: ParameterStorage.make(state, pattern: pattern))
+        let parameters = Parameters(storage: ParameterStorage.make(state))
         return (state.pointee.routeID, payload, parameters)
     }
     /// Number of parameters of the current candidate, query pairs included.
