@@ -39,7 +39,11 @@ let package = Package(
         // The core. No Foundation, no C exports, no C status numbers.
         .target(
             name: "FastRouter",
-            dependencies: ["CPCRE2"]
+            dependencies: ["CPCRE2", "CThreadScratch"]
+        ),
+        // One pointer per thread, read inline: the Swift API's match scratch (ThreadScratch.swift).
+        .target(
+            name: "CThreadScratch"
         ),
         // Handlers and dispatch, typed arguments, destinations: the only module that imports Foundation.
         .target(

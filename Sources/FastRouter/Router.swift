@@ -96,7 +96,7 @@ public final class Router<Value> {
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
         // Inlinable, so the generic part (reading the value) is specialised in the caller; the
         // lookup itself is not generic, and one call does all of it but that read.
-        let found = core.bestMatch(url, method: nil)
+        let found = core.bestMatch(url)
         guard let payload = found.payload else {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return nil
@@ -127,10 +127,10 @@ struct FoundMatch {
     @usableFromInline let payload: UnsafeMutableRawPointer?
     /// The match's parameters, retained for the caller, which takes them over once.
     @usableFromInline let parameters: Unmanaged<ParameterStorage>?
-    let scratch: Unmanaged<MatchScratch>
+    @usableFromInline let scratch: Unmanaged<MatchScratch>
 
     /// Lets writers free the payload: the caller has copied what it reads of it.
-    @usableFromInline
+    @inlinable @inline(__always)
     func release() {
         scratch._withUnsafeGuaranteedRef { $0.slot.drop() }
     }
@@ -143,21 +143,6 @@ struct FoundMatch {
 }
 
 extension RouterCore {
-    /// Matches `url` (for `method`, when given) with this thread's scratch and copies the result
-    /// out of it: all of a lookup through the Swift API in one call, but reading the route's value,
-    /// which the caller does before ``FoundMatch/release()``. The URL's bytes are borrowed, not
-    /// copied: the parameters copy what they keep before the borrow ends.
-    @usableFromInline
-    func bestMatch(_ url: String, method: HTTPMethod?) -> FoundMatch {
-        let scratch = ThreadScratch.current(scratchKey)
-        return withUTF8(url) { bytes in
-            scratch._withUnsafeGuaranteedRef { scratch in
-                guard let method else { return foundMatch(self, bytes, scratch) }
-                return withUTF8(method.rawValue) { foundMatch(self, method: $0, bytes, scratch) }
-            }
-        }
-    }
-
     /// The current candidate of `scratch` copied out of it when `status` is `.found`; then the
     /// scratch forgets it (as ``MatchScratch/clearResult()``, written out: one call less). Any
     /// other answer is left in the scratch, where ``FoundMatch/allowed`` reads a 405's methods,

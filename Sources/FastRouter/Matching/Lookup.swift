@@ -245,16 +245,36 @@ package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>,
 
 // MARK: The Swift API's lookups
 
-/// ``RouterCore/match(url:into:)`` for ``RouterCore/bestMatch(_:method:)``, with the result
-/// copied out of the scratch: the lookup and its result in one frame.
-@inline(never)
-func foundMatch(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-    core.found(core.lookup(url, method: nil, scratch, collectingAll: false), scratch)
-}
+extension RouterCore {
+    /// Matches `url` with this thread's scratch and copies the result out of it: all of a lookup
+    /// through the Swift API in one frame, but reading the route's value, which the caller does
+    /// before ``FoundMatch/release()``. The URL's bytes are borrowed, not copied: the parameters
+    /// copy what they keep before the borrow ends.
+    @usableFromInline
+    func bestMatch(_ url: String) -> FoundMatch {
+        let scratch = ThreadScratch.current(scratchKey)
+        return withUTF8(url) { bytes in
+            scratch._withUnsafeGuaranteedRef { scratch in
+                found(lookup(bytes, method: nil, scratch, collectingAll: false), scratch)
+            }
+        }
+    }
 
-/// ``foundMatch(_:_:_:)`` for a request with a method.
-@inline(never)
-func foundMatch(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
-                _ scratch: MatchScratch) -> FoundMatch {
-    core.found(core.lookup(url, method: RouterCore.requested(method), scratch, collectingAll: false), scratch)
+    /// ``bestMatch(_:)`` for a request with a method. The lookup is a function of its own: inside
+    /// the two strings' closures, the compiler would make each closure a function.
+    @usableFromInline
+    func bestMatch(_ url: String, method: HTTPMethod) -> FoundMatch {
+        let scratch = ThreadScratch.current(scratchKey)
+        return withUTF8(url) { bytes in
+            withUTF8(method.rawValue) { method in
+                scratch._withUnsafeGuaranteedRef { bestMatch(method: method, bytes, $0) }
+            }
+        }
+    }
+
+    @inline(never)
+    private func bestMatch(method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
+                           _ scratch: MatchScratch) -> FoundMatch {
+        found(lookup(url, method: Self.requested(method), scratch, collectingAll: false), scratch)
+    }
 }

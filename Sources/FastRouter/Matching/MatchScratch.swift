@@ -16,7 +16,7 @@ package final class MatchScratch {
     @inlinable package static var maxURLLength: Int { 65536 }
 
     /// This reader's announcement slot for writers' grace periods.
-    package let slot: ReaderSlot
+    @usableFromInline package let slot: ReaderSlot
     /// PCRE2 match data, owned per reader so threads never share it.
     let regexScratch = RegexScratch()
     /// The mutable state, kept behind a pointer: mutating a class's stored properties costs a

@@ -1,3 +1,4 @@
+internal import CThreadScratch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,15 +8,19 @@ import Darwin
 #endif
 
 /// One ``MatchScratch`` per thread for the convenience API (``Router/match(_:)``), created on
-/// first use and released when the thread exits.
+/// first use and released when the thread exits. A lookup reads it from a thread-local variable
+/// (thread_scratch.h: two instructions); a pthread key holds it too, for its destructor.
 enum ThreadScratch {
-    /// The key of every thread's scratch. A lazy global: each read of it costs a `swift_once`
-    /// call, so a router reads it once, when it is made (``RouterCore/scratchKey``), and its
-    /// lookups pass it to ``current(_:)``.
+    /// The key of every thread's scratch, whose destructor releases it. A lazy global: each read
+    /// of it costs a `swift_once` call, so a router reads it once, when it is made
+    /// (``RouterCore/scratchKey``), and passes it to ``current(_:)``.
     static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
+            // Runs on the exiting thread: a lookup after it (from another destructor) makes a
+            // new scratch rather than reading this one.
+            fastrouter_thread_scratch_set(nil)
             Unmanaged<MatchScratch>.fromOpaque(pointer).release()
         }
         return key
@@ -24,7 +29,7 @@ enum ThreadScratch {
     /// This thread's scratch, unretained: it lives as long as the thread. `key` is ``key``.
     @inline(__always)
     static func current(_ key: pthread_key_t) -> Unmanaged<MatchScratch> {
-        if let pointer = pthread_getspecific(key) { return Unmanaged<MatchScratch>.fromOpaque(pointer) }
+        if let pointer = fastrouter_thread_scratch_get() { return Unmanaged<MatchScratch>.fromOpaque(pointer) }
         return Unmanaged.passUnretained(make(key))
     }
 
@@ -32,7 +37,9 @@ enum ThreadScratch {
     @inline(never)
     private static func make(_ key: pthread_key_t) -> MatchScratch {
         let scratch = MatchScratch()
-        pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+        let pointer = Unmanaged.passRetained(scratch).toOpaque()
+        pthread_setspecific(key, pointer)
+        fastrouter_thread_scratch_set(pointer)
         return scratch
     }
 

@@ -21,6 +21,7 @@ import Darwin
 /// A reader that keeps its results (a ``Matcher``) also lists the payloads it holds, up to
 /// ``heldCapacity`` of them, so that while it sits idle it holds back only those, not every
 /// payload removed after its lookup (hazard pointers, published once per lookup).
+@usableFromInline
 package final class ReaderSlot: Sendable {
     /// A cache line's worth of bytes.
     private typealias LinePadding = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
@@ -35,7 +36,7 @@ package final class ReaderSlot: Sendable {
     static let generation: UInt64 = 4
 
     /// Lookups started (times ``generation``) plus the flags; the count never goes back.
-    let state = Atomic<UInt64>(0)
+    @usableFromInline let state = Atomic<UInt64>(0)
     /// The router of the latest lookup (its address), so one router's writers neither wait
     /// for nor keep payloads back because of readers of another.
     let router = Atomic<UInt>(0)
@@ -133,8 +134,9 @@ package final class ReaderSlot: Sendable {
         if pinned.load(ordering: .relaxed) != 0 { pinned.store(0, ordering: .releasing) }
     }
 
-    /// Declares the payloads of the last lookup unused from now on.
-    @inline(__always)
+    /// Declares the payloads of the last lookup unused from now on. Inlinable: the Swift API's
+    /// caller runs it after reading the route's value.
+    @inlinable @inline(__always)
     package func drop() {
         let value = state.load(ordering: .relaxed)
         guard value & 3 != 0 else { return }
