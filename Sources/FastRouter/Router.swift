@@ -116,18 +116,49 @@ public final class Router<Value> {
     }
 }
 
-/// What ``RouterCore/bestMatch(_:method:)`` hands the caller's generic code: the route and the
-/// match's parameters, and the route's payload, which this thread holds (see ``ReaderSlot``) until
+/// What ``RouterCore/bestMatch(_:)`` hands the caller's generic code: the route and the match's
+/// parameters, and the route's payload, which this thread holds (see ``ReaderSlot``) until
 /// ``release()``. Holds no counted reference of its own, so that passing it around costs nothing.
+/// Four words, returned in registers: the status shares a word with the route id, which only a
+/// found route has.
 @usableFromInline
 struct FoundMatch {
-    @usableFromInline let status: LookupStatus
-    @usableFromInline let routeID: UInt64
-    /// The route's ``RouteBox``, `nil` unless `status` is `.found`.
+    /// The route id when `payload` is set, else the status's raw value.
+    @usableFromInline let routeIDOrStatus: UInt64
+    /// The route's ``RouteBox``, `nil` unless the status is `.found`.
     @usableFromInline let payload: UnsafeMutableRawPointer?
     /// The match's parameters, retained for the caller, which takes them over once.
     @usableFromInline let parameters: Unmanaged<ParameterStorage>?
     @usableFromInline let scratch: Unmanaged<MatchScratch>
+
+    /// A found route's result.
+    @inline(__always)
+    init(routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Unmanaged<ParameterStorage>?,
+         scratch: Unmanaged<MatchScratch>) {
+        routeIDOrStatus = routeID
+        self.payload = payload
+        self.parameters = parameters
+        self.scratch = scratch
+    }
+
+    /// Any other answer.
+    @inline(__always)
+    init(status: LookupStatus, scratch: Unmanaged<MatchScratch>) {
+        routeIDOrStatus = UInt64(truncatingIfNeeded: status.rawValue)
+        payload = nil
+        parameters = nil
+        self.scratch = scratch
+    }
+
+    /// The lookup's status.
+    @inlinable
+    var status: LookupStatus {
+        payload != nil ? .found : LookupStatus(rawValue: Int32(truncatingIfNeeded: routeIDOrStatus)).unsafelyUnwrapped
+    }
+
+    /// The found route's id.
+    @inlinable
+    var routeID: UInt64 { routeIDOrStatus }
 
     /// Lets writers free the payload: the caller has copied what it reads of it.
     @inlinable @inline(__always)
@@ -150,12 +181,11 @@ extension RouterCore {
     @inline(__always)
     func found(_ status: LookupStatus, _ scratch: MatchScratch) -> FoundMatch {
         guard status == .found else {
-            return FoundMatch(status: status, routeID: .max, payload: nil, parameters: nil,
-                              scratch: Unmanaged.passUnretained(scratch))
+            return FoundMatch(status: status, scratch: Unmanaged.passUnretained(scratch))
         }
         let state = scratch.state
         let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
-        let found = FoundMatch(status: status, routeID: state.pointee.routeID, payload: payload,
+        let found = FoundMatch(routeID: state.pointee.routeID, payload: payload,
                                parameters: ParameterStorage.make(state).map { Unmanaged.passRetained($0) },
                                scratch: Unmanaged.passUnretained(scratch))
         if state.pointee.leftovers { scratch.slot.unpin() }
