@@ -92,11 +92,13 @@ public final class Router<Value> {
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL (docs/SEMANTICS.md §3.4).
     /// - Complexity: one lookup, plus the strings of the result that are read. For lookups
     ///   without allocation use a ``Matcher``.
-    @inlinable
+    @inlinable @inline(__always)
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
-        // Inlinable, so the generic part (reading the value) is specialised in the caller; the
-        // lookup itself is not generic, and one call does all of it but that read.
-        let found = core.bestMatch(url)
+        // Inlinable, so the generic part (reading the value) is specialised in the caller, and
+        // the URL's bytes and the thread's scratch are found there too: the lookup itself is not
+        // generic, and one call does all of it but that read.
+        let scratch = ThreadScratch.current(core.scratchKey)
+        let found = withUTF8(url) { url in scratch._withUnsafeGuaranteedRef { core.bestMatch(url, $0) } }
         guard let payload = found.payload else {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return nil

@@ -32,7 +32,7 @@ package final class RouterCore: @unchecked Sendable {
     let methods = MethodTable()
     /// ``ThreadScratch/key``, read once here rather than at every lookup (a lazy global's read is
     /// a call).
-    let scratchKey = ThreadScratch.key
+    @usableFromInline let scratchKey = ThreadScratch.key
 
     /// A router core; `releasePayload` releases a removed route's payload once no reader can
     /// hold it (nil when routes carry none, as through the C ABI).

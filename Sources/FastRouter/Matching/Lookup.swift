@@ -246,35 +246,19 @@ package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>,
 // MARK: The Swift API's lookups
 
 extension RouterCore {
-    /// Matches `url` with this thread's scratch and copies the result out of it: all of a lookup
-    /// through the Swift API in one frame, but reading the route's value, which the caller does
-    /// before ``FoundMatch/release()``. The URL's bytes are borrowed, not copied: the parameters
-    /// copy what they keep before the borrow ends.
-    @usableFromInline
-    func bestMatch(_ url: String) -> FoundMatch {
-        let scratch = ThreadScratch.current(scratchKey)
-        return withUTF8(url) { bytes in
-            scratch._withUnsafeGuaranteedRef { scratch in
-                found(lookup(bytes, method: nil, scratch, collectingAll: false), scratch)
-            }
-        }
+    /// Matches `url` with `scratch` (this thread's) and copies the result out of it: all of a
+    /// lookup through the Swift API in one frame, but reading the route's value, which the caller
+    /// does before ``FoundMatch/release()``. The caller lends the URL's bytes for the call (a
+    /// string's, borrowed): the parameters copy what they keep.
+    @usableFromInline @inline(never)
+    func bestMatch(_ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
+        found(lookup(url, method: nil, scratch, collectingAll: false), scratch)
     }
 
-    /// ``bestMatch(_:)`` for a request with a method. The lookup is a function of its own: inside
-    /// the two strings' closures, the compiler would make each closure a function.
-    @usableFromInline
-    func bestMatch(_ url: String, method: HTTPMethod) -> FoundMatch {
-        let scratch = ThreadScratch.current(scratchKey)
-        return withUTF8(url) { bytes in
-            withUTF8(method.rawValue) { method in
-                scratch._withUnsafeGuaranteedRef { bestMatch(method: method, bytes, $0) }
-            }
-        }
-    }
-
-    @inline(never)
-    private func bestMatch(method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
-                           _ scratch: MatchScratch) -> FoundMatch {
+    /// ``bestMatch(_:_:)`` for a request with a method.
+    @usableFromInline @inline(never)
+    func bestMatch(method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
+                   _ scratch: MatchScratch) -> FoundMatch {
         found(lookup(url, method: Self.requested(method), scratch, collectingAll: false), scratch)
     }
 }

@@ -1,4 +1,4 @@
-internal import CThreadScratch
+import CThreadScratch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,6 +10,7 @@ import Darwin
 /// One ``MatchScratch`` per thread for the convenience API (``Router/match(_:)``), created on
 /// first use and released when the thread exits. A lookup reads it from a thread-local variable
 /// (thread_scratch.h: two instructions); a pthread key holds it too, for its destructor.
+@usableFromInline
 enum ThreadScratch {
     /// The key of every thread's scratch, whose destructor releases it. A lazy global: each read
     /// of it costs a `swift_once` call, so a router reads it once, when it is made
@@ -27,15 +28,15 @@ enum ThreadScratch {
     }()
 
     /// This thread's scratch, unretained: it lives as long as the thread. `key` is ``key``.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func current(_ key: pthread_key_t) -> Unmanaged<MatchScratch> {
         if let pointer = fastrouter_thread_scratch_get() { return Unmanaged<MatchScratch>.fromOpaque(pointer) }
         return Unmanaged.passUnretained(make(key))
     }
 
     /// A new scratch for this thread, kept until the thread exits.
-    @inline(never)
-    private static func make(_ key: pthread_key_t) -> MatchScratch {
+    @usableFromInline @inline(never)
+    static func make(_ key: pthread_key_t) -> MatchScratch {
         let scratch = MatchScratch()
         let pointer = Unmanaged.passRetained(scratch).toOpaque()
         pthread_setspecific(key, pointer)

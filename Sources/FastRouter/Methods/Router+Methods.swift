@@ -37,10 +37,13 @@ extension Router {
     /// routes that accept `GET`, so the route that answers `GET` answers it, unless a route of
     /// the same shape names `HEAD` (``RouterOptions/headFallback``).
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
-    @inlinable
+    @inlinable @inline(__always)
     public func match(_ url: String, method: HTTPMethod) throws(RouterError) -> RouteResult<Value> {
         // As ``match(_:)``: one call for the lookup, then the value read in specialised code.
-        let found = core.bestMatch(url, method: method)
+        let scratch = ThreadScratch.current(core.scratchKey)
+        let found = withUTF8(url) { url in
+            withUTF8(method.rawValue) { method in scratch._withUnsafeGuaranteedRef { core.bestMatch(method: method, url, $0) } }
+        }
         guard let payload = found.payload else {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return found.allowed.map { .methodNotAllowed($0) } ?? .notFound
