@@ -28,6 +28,27 @@ import Testing
         #expect(HTTPMethod(rawValue: "get") != .get, "methods compare case-sensitively")
     }
 
+    /// A name of up to eight bytes is kept as its word, a longer one as a string: either way the
+    /// method spells its name, compares and hashes by it, and routes as any other.
+    @Test func namesOfEveryLengthRoundTrip() throws {
+        let router = Router<Int>()
+        let names = (1...10).map { length in String("PROP-~!1ZQ".prefix(length)) } + ["ABCDEFGH", "ABCDEFGHI", "Z~", "!"]
+        for (index, name) in names.enumerated() {
+            let method = try #require(HTTPMethod(rawValue: name), "\(name) is a token")
+            #expect(method.rawValue == name && method.description == name)
+            #expect(method == HTTPMethod(rawValue: String(name)) && method.hashValue == HTTPMethod(rawValue: name)?.hashValue)
+            try router.add(contentsOf: [Route("/\(index)", methods: [method], value: index)])
+        }
+        #expect(Set(names.compactMap(HTTPMethod.init(rawValue:))).count == Set(names).count)
+        for (index, name) in names.enumerated() {
+            let method = try #require(HTTPMethod(rawValue: name))
+            #expect(try router.match("/\(index)", method: method).match?.value == index, "\(name)")
+            #expect(try router.matches("/\(index)", method: method).map(\.value) == [index], "\(name)")
+            let other = names[(index + 1) % names.count] == name ? "OTHER" : names[(index + 1) % names.count]
+            #expect(try router.match("/\(index)", method: HTTPMethod(rawValue: other)!).match == nil, "\(name) vs \(other)")
+        }
+    }
+
     @Test func methodsSelectRoutesOfOnePath() throws {
         let router = Router<UInt64>()
         try router.add("/users/:id", methods: [.get], value: 1)

@@ -14,7 +14,7 @@ extension RouterCore {
     /// - Complexity: one pass over the URL plus the tree paths it can follow; no heap allocation
     ///   once `scratch` has served a lookup at least as large.
     package func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
-        lookup(url, method: nil, scratch, collectingAll: false)
+        lookup(url, method: .none, scratch, collectingAll: false)
     }
 
     /// Finds the best candidate for a request, `method` and `url` (docs/SEMANTICS.md §3.7): the
@@ -30,8 +30,14 @@ extension RouterCore {
 
     /// The method a lookup asks for: none when `method` is empty (docs/SEMANTICS.md §3.7).
     @inline(__always)
-    fileprivate static func requested(_ method: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        method.isEmpty ? nil : method
+    fileprivate static func requested(_ method: UnsafeBufferPointer<UInt8>) -> MethodQuery {
+        method.isEmpty ? .none : .name(method)
+    }
+
+    /// The method a lookup asks for, from the Swift API: its word when it has one, else its name.
+    @inline(__always)
+    fileprivate static func requested(_ method: HTTPMethod, _ name: UnsafeBufferPointer<UInt8>) -> MethodQuery {
+        method.word != 0 ? .word(method.word) : .name(name)
     }
 
     /// ``match(url:into:)`` for a URL given as a Swift string: its bytes are copied into the
@@ -45,7 +51,7 @@ extension RouterCore {
     /// ``match(method:url:into:)`` for a URL given as a Swift string (copied as above).
     package func match(string url: String, method: HTTPMethod, into scratch: MatchScratch) -> LookupStatus {
         let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
-        return withUTF8(method.rawValue) { match(method: $0, url: bytes, into: scratch) }
+        return withUTF8(method.rawValue) { lookup(bytes, method: Self.requested(method, $0), scratch, collectingAll: false) }
     }
 
     /// Finds every candidate for `url` (that accepts `method`, when given) in one version of the
@@ -54,15 +60,15 @@ extension RouterCore {
     /// ``Router/candidates(_:)``).
     package func matchAll(string url: String, method: HTTPMethod? = nil, into scratch: MatchScratch) -> LookupStatus {
         let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
-        guard let method else { return lookup(bytes, method: nil, scratch, collectingAll: true) }
-        return withUTF8(method.rawValue) { lookup(bytes, method: $0, scratch, collectingAll: true) }
+        guard let method else { return lookup(bytes, method: .none, scratch, collectingAll: true) }
+        return withUTF8(method.rawValue) { lookup(bytes, method: Self.requested(method, $0), scratch, collectingAll: true) }
     }
 
     // MARK: The pipeline
 
     @inline(__always)
-    fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: UnsafeBufferPointer<UInt8>?, _ scratch: MatchScratch,
-                        collectingAll: Bool) -> LookupStatus {
+    fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery, _ scratch: MatchScratch,
+                            collectingAll: Bool) -> LookupStatus {
         let state = scratch.state
         // The last result stays until this one replaces it (``ScratchState/activate``) or a
         // failure clears it: only what the last lookup left beyond it goes first.
@@ -84,7 +90,11 @@ extension RouterCore {
         walk.pointee.reset()
         // The method is resolved after the tables are loaded: they use no name it cannot see.
         // Written out here, not in a function: every lookup with a method runs it.
-        if let method {
+        switch method {
+        case .none:
+            walk.pointee.methodBit = .max
+            walk.pointee.headPreference = WalkState.noHeadPreference
+        case .name(let method):
             walk.pointee.headPreference = WalkState.oneMethod
             if MethodTable.isGET(method) {
                 walk.pointee.methodBit = methods.getBit
@@ -100,9 +110,16 @@ extension RouterCore {
                 // Only HEAD has HEAD's word (see ``MethodTable/word(_:)``).
                 if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
             }
-        } else {
-            walk.pointee.methodBit = .max
-            walk.pointee.headPreference = WalkState.noHeadPreference
+        case .word(let word):
+            // An ``HTTPMethod``'s: a token, its word made when it was.
+            walk.pointee.headPreference = WalkState.oneMethod
+            if word == MethodTable.getWord {
+                walk.pointee.methodBit = methods.getBit
+            } else {
+                let bit = methods.bit(word: word)
+                walk.pointee.methodBit = bit
+                if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
+            }
         }
         if collectingAll { return collectAll(walk.pointee.input, scratch, roots) }
         let table: Int
@@ -225,6 +242,15 @@ extension RouterCore {
     }
 }
 
+/// The method a lookup asks for (docs/SEMANTICS.md §3.7): none, a name as the request spelled
+/// it (any bytes: the lookup checks it is a token), or an ``HTTPMethod``'s word, which a token
+/// of up to eight bytes has.
+enum MethodQuery {
+    case none
+    case name(UnsafeBufferPointer<UInt8>)
+    case word(UInt64)
+}
+
 // MARK: The C entry points' lookups
 
 /// ``RouterCore/match(url:into:)`` for the C entry point `fr_router_match`, once it has checked
@@ -233,7 +259,7 @@ extension RouterCore {
 /// (``LookupStatus/rawValue``): the entry then ends with a jump here rather than a call, and a
 /// lookup runs in one frame instead of two (17 instructions fewer per lookup in `make perf`).
 package func matchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
-    core.lookup(url, method: nil, scratch, collectingAll: false).rawValue
+    core.lookup(url, method: .none, scratch, collectingAll: false).rawValue
 }
 
 /// ``RouterCore/match(method:url:into:)`` for the C entry point `fr_router_match_method`, as
@@ -252,13 +278,25 @@ extension RouterCore {
     /// string's, borrowed): the parameters copy what they keep.
     @usableFromInline @inline(never)
     func bestMatch(_ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-        found(lookup(url, method: nil, scratch, collectingAll: false), scratch)
+        found(lookup(url, method: .none, scratch, collectingAll: false), scratch)
     }
 
-    /// ``bestMatch(_:_:)`` for a request with a method.
+    /// ``bestMatch(_:_:)`` for a request whose method has a word (``HTTPMethod/word``, not 0):
+    /// the caller need not lend the method's name.
     @usableFromInline @inline(never)
-    func bestMatch(method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
-                   _ scratch: MatchScratch) -> FoundMatch {
-        found(lookup(url, method: Self.requested(method), scratch, collectingAll: false), scratch)
+    func bestMatch(methodWord: UInt64, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
+        found(lookup(url, method: .word(methodWord), scratch, collectingAll: false), scratch)
+    }
+
+    /// ``bestMatch(_:_:)`` for a request with any other method (a name over eight bytes): a
+    /// call of its own, so that the caller's common path does not hold the method's name.
+    @usableFromInline @inline(never)
+    func bestMatch(_ url: String, longMethod method: HTTPMethod) -> FoundMatch {
+        let scratch = ThreadScratch.current(scratchKey)
+        return withUTF8(url) { url in
+            withUTF8(method.rawValue) { method in
+                scratch._withUnsafeGuaranteedRef { found(lookup(url, method: .name(method), $0, collectingAll: false), $0) }
+            }
+        }
     }
 }

@@ -7,15 +7,39 @@
 /// let purge = HTTPMethod(rawValue: "PURGE")!
 /// ```
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// A name of up to eight bytes as a lookup compares it (``MethodTable/word(_:)``), made
+    /// once; a longer one as it is. A lookup with a method of the first kind (every standard
+    /// one) neither reads nor retains a string.
+    @usableFromInline enum Name: Hashable, Sendable {
+        case word(UInt64)
+        case long(String)
+    }
+
+    @usableFromInline let name: Name
+
     /// The token, e.g. `"GET"`.
-    public let rawValue: String
+    public var rawValue: String {
+        switch name {
+        case .long(let name): return name
+        case .word(let word):
+            // The length is the top byte when under eight (see ``MethodTable/word(_:)``).
+            let count = word &>> 56 < 8 ? Int(word &>> 56) : 8
+            return withUnsafeBytes(of: word.littleEndian) { String(decoding: $0.prefix(count), as: UTF8.self) }
+        }
+    }
+
+    /// The name's ``MethodTable/word(_:)``, or 0 for a name over eight bytes.
+    @inlinable var word: UInt64 {
+        if case .word(let word) = name { return word }
+        return 0
+    }
 
     /// The method named `rawValue`, or `nil` when it is not an RFC 9110 token (empty, or a byte
     /// other than letters, digits and the symbols RFC 9110 allows in a token) or is longer than
     /// ``maxLength`` bytes.
     public init?(rawValue: String) {
         guard withUTF8(rawValue, { $0.count <= HTTPMethod.maxLength && HTTPMethod.isToken($0) }) else { return nil }
-        self.rawValue = rawValue
+        self.init(unchecked: rawValue)
     }
 
     /// The longest method name, in bytes: 64 KiB, as the longest URL (the C ABI refuses longer ones).
@@ -24,7 +48,10 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     @inlinable public static var maxLength: Int { 65536 }
 
     /// A method whose name the caller has checked.
-    init(unchecked rawValue: String) { self.rawValue = rawValue }
+    init(unchecked rawValue: String) {
+        // A token of up to eight bytes has a word that is not 0 (its bytes are not controls).
+        name = withUTF8(rawValue) { $0.count <= 8 ? .word(MethodTable.word($0)) : .long(rawValue) }
+    }
 
     /// The token.
     public var description: String { rawValue }

@@ -73,6 +73,13 @@ final class MethodTable: @unchecked Sendable {
     @inline(__always)
     func bit(of bytes: UnsafeBufferPointer<UInt8>, word: UInt64) -> UInt64 {
         guard bytes.count <= 8 else { return longBit(of: bytes) }
+        return bit(word: word)
+    }
+
+    /// The bit of the name of up to eight bytes whose ``word(_:)`` is `word`, or 0 when the
+    /// router has never seen it.
+    @inline(__always)
+    func bit(word: UInt64) -> UInt64 {
         // A name is written before the index block that holds it is published (release), so
         // whatever this block holds is readable. A name newer than the tables this reader loaded
         // may be found: no route of those tables has its bit, so it answers as an unknown name.
@@ -142,6 +149,8 @@ final class MethodTable: @unchecked Sendable {
 
     /// `"HEAD"` as a ``word(_:)``: how a lookup tells a HEAD request without a table lookup.
     static let headWord: UInt64 = 0x0400_0000_4441_4548
+    /// `"GET"` as a ``word(_:)``.
+    static let getWord: UInt64 = 0x0300_0000_0054_4547
     /// Whether `bytes` is `GET`, most requests' method: three bytes compared, no word made
     /// (a lookup then takes ``getBit``, one load, and no index probe).
     @inline(__always)

@@ -40,9 +40,14 @@ extension Router {
     @inlinable @inline(__always)
     public func match(_ url: String, method: HTTPMethod) throws(RouterError) -> RouteResult<Value> {
         // As ``match(_:)``: one call for the lookup, then the value read in specialised code.
-        let scratch = ThreadScratch.current(core.scratchKey)
-        let found = withUTF8(url) { url in
-            withUTF8(method.rawValue) { method in scratch._withUnsafeGuaranteedRef { core.bestMatch(method: method, url, $0) } }
+        // A name of up to eight bytes is passed as its word: the name itself is not read.
+        let word = method.word
+        let found: FoundMatch
+        if word != 0 {
+            let scratch = ThreadScratch.current(core.scratchKey)
+            found = withUTF8(url) { url in scratch._withUnsafeGuaranteedRef { core.bestMatch(methodWord: word, url, $0) } }
+        } else {
+            found = core.bestMatch(url, longMethod: method)
         }
         guard let payload = found.payload else {
             if found.status == .invalidURL { throw RouterError.invalidURL }
