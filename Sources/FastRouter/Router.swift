@@ -97,8 +97,13 @@ public final class Router<Value> {
         // Inlinable, so the generic part (reading the value) is specialised in the caller, and
         // the URL's bytes and the thread's scratch are found there too: the lookup itself is not
         // generic, and one call does all of it but that read.
-        let scratch = ThreadScratch.current(core.scratchKey)
-        let found = withUTF8(url) { url in scratch._withUnsafeGuaranteedRef { core.bestMatch(url, $0) } }
+        // The closure captures no reference: one would be retained (and the router's count is
+        // shared by every thread that matches with it).
+        let core = Unmanaged.passUnretained(core)
+        let scratch = ThreadScratch.current(core._withUnsafeGuaranteedRef { $0.scratchKey })
+        let found = withUTF8(url) { url in
+            core._withUnsafeGuaranteedRef { core in scratch._withUnsafeGuaranteedRef { core.bestMatch(url, $0) } }
+        }
         guard let payload = found.payload else {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return nil
