@@ -1,4 +1,4 @@
 // The variable of thread_scratch.h.
 #include "thread_scratch.h"
 
-__thread void *fastrouter_thread_scratch __attribute__((tls_model("initial-exec"))) = 0;
+__thread void *fastrouter_thread_scratch FASTROUTER_TLS_MODEL = 0;

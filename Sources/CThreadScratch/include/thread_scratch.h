@@ -9,7 +9,14 @@
 #ifndef FASTROUTER_THREAD_SCRATCH_H
 #define FASTROUTER_THREAD_SCRATCH_H
 
-extern __thread void *_Nullable fastrouter_thread_scratch __attribute__((tls_model("initial-exec")));
+// The model is an ELF notion; other formats take the platform's default.
+#if defined(__ELF__)
+#define FASTROUTER_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define FASTROUTER_TLS_MODEL
+#endif
+
+extern __thread void *_Nullable fastrouter_thread_scratch FASTROUTER_TLS_MODEL;
 
 /// This thread's scratch (an unretained object), or NULL before the thread's first lookup.
 static inline void *_Nullable fastrouter_thread_scratch_get(void) { return fastrouter_thread_scratch; }
