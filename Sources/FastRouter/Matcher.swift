@@ -65,9 +65,7 @@ public final class Matcher<Value> {
     /// ``match(_:method:)`` for URL bytes, read during the call only (as ``match(utf8:)``).
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     public func match(utf8 url: UnsafeBufferPointer<UInt8>, method: HTTPMethod) throws(RouterError) -> MatchOutcome {
-        let status = core._withUnsafeGuaranteedRef { core in
-            withUTF8(method.rawValue) { core.match(method: $0, url: scratch.state.pointee.own(url), into: scratch) }
-        }
+        let status = core._withUnsafeGuaranteedRef { $0.match(method: method, url: scratch.state.pointee.own(url), into: scratch) }
         return try Self.outcome(status)
     }
 

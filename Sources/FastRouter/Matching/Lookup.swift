@@ -34,10 +34,18 @@ extension RouterCore {
         method.isEmpty ? .none : .name(method)
     }
 
-    /// The method a lookup asks for, from the Swift API: its word when it has one, else its name.
+    /// Calls `body` with the lookup's form of `method`: its word when it has one (no string is
+    /// read), else its name's bytes.
     @inline(__always)
-    fileprivate static func requested(_ method: HTTPMethod, _ name: UnsafeBufferPointer<UInt8>) -> MethodQuery {
-        method.word != 0 ? .word(method.word) : .name(name)
+    fileprivate static func withQuery<R>(_ method: HTTPMethod, _ body: (MethodQuery) -> R) -> R {
+        let word = method.word
+        if word != 0 { return body(.word(word)) }
+        return withUTF8(method.rawValue) { body(.name($0)) }
+    }
+
+    /// ``match(method:url:into:)`` for an ``HTTPMethod``.
+    package func match(method: HTTPMethod, url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
+        Self.withQuery(method) { lookup(url, method: $0, scratch, collectingAll: false) }
     }
 
     /// ``match(url:into:)`` for a URL given as a Swift string: its bytes are copied into the
@@ -51,7 +59,7 @@ extension RouterCore {
     /// ``match(method:url:into:)`` for a URL given as a Swift string (copied as above).
     package func match(string url: String, method: HTTPMethod, into scratch: MatchScratch) -> LookupStatus {
         let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
-        return withUTF8(method.rawValue) { lookup(bytes, method: Self.requested(method, $0), scratch, collectingAll: false) }
+        return match(method: method, url: bytes, into: scratch)
     }
 
     /// Finds every candidate for `url` (that accepts `method`, when given) in one version of the
@@ -61,7 +69,7 @@ extension RouterCore {
     package func matchAll(string url: String, method: HTTPMethod? = nil, into scratch: MatchScratch) -> LookupStatus {
         let bytes = withUTF8(url) { scratch.state.pointee.own($0) }
         guard let method else { return lookup(bytes, method: .none, scratch, collectingAll: true) }
-        return withUTF8(method.rawValue) { lookup(bytes, method: Self.requested(method, $0), scratch, collectingAll: true) }
+        return Self.withQuery(method) { lookup(bytes, method: $0, scratch, collectingAll: true) }
     }
 
     // MARK: The pipeline

@@ -113,7 +113,8 @@ final class MethodTable: @unchecked Sendable {
 
     /// The bit of `method`, or 0 when the router has never seen it.
     func bit(of method: HTTPMethod) -> UInt64 {
-        withUTF8(method.rawValue) { bit(of: $0) }
+        let word = method.word
+        return word != 0 ? bit(word: word) : withUTF8(method.rawValue) { bit(of: $0) }
     }
 
     /// The first eight bytes of `bytes` as a little-endian word, zero-padded, with the length
