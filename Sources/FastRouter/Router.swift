@@ -94,16 +94,10 @@ public final class Router<Value> {
     ///   without allocation use a ``Matcher``.
     @inlinable @inline(__always)
     public func match(_ url: String) throws(RouterError) -> Match<Value>? {
-        // Inlinable, so the generic part (reading the value) is specialised in the caller, and
+        // Inlined, so the generic part (reading the value) is specialised in the caller, and
         // the URL's bytes and the thread's scratch are found there too: the lookup itself is not
         // generic, and one call does all of it but that read.
-        // The closure captures no reference: one would be retained (and the router's count is
-        // shared by every thread that matches with it).
-        let core = Unmanaged.passUnretained(core)
-        let scratch = ThreadScratch.current(core._withUnsafeGuaranteedRef { $0.scratchKey })
-        let found = withUTF8(url) { url in
-            core._withUnsafeGuaranteedRef { core in scratch._withUnsafeGuaranteedRef { core.bestMatch(url, $0) } }
-        }
+        let found = RouterCore.withLookupInput(core, url) { $0.bestMatch($1, $2) }
         guard let payload = found.payload else {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return nil
@@ -123,7 +117,7 @@ public final class Router<Value> {
     }
 }
 
-/// What ``RouterCore/bestMatch(_:)`` hands the caller's generic code: the route and the match's
+/// What ``RouterCore/bestMatch(_:_:)`` hands the caller's generic code: the route and the match's
 /// parameters, and the route's payload, which this thread holds (see ``ReaderSlot``) until
 /// ``release()``. Holds no counted reference of its own, so that passing it around costs nothing.
 /// Four words, returned in registers: the status shares a word with the route id, which only a

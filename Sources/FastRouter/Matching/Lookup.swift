@@ -300,11 +300,31 @@ extension RouterCore {
     /// call of its own, so that the caller's common path does not hold the method's name.
     @usableFromInline @inline(never)
     func bestMatch(_ url: String, longMethod method: HTTPMethod) -> FoundMatch {
-        let scratch = ThreadScratch.current(scratchKey)
+        Self.withLookupInput(self, url) { core, url, scratch in
+            withUTF8(method.rawValue) { core.found(core.lookup(url, method: .name($0), scratch, collectingAll: false), scratch) }
+        }
+    }
+
+    /// Calls `lookup` with `core`, `url`'s bytes (borrowed, not copied) and this thread's
+    /// scratch: what the Swift entries, inlined into their callers (``Router/match(_:)``), do
+    /// around ``bestMatch(_:_:)``. The closures inside capture no reference: in a caller that
+    /// keeps the router in a struct, a captured core would be retained at every lookup, and its
+    /// count is shared by every thread that matches with the router.
+    @inlinable @inline(__always)
+    static func withLookupInput(_ core: RouterCore, _ url: String,
+                                _ lookup: (RouterCore, UnsafeBufferPointer<UInt8>, MatchScratch) -> FoundMatch) -> FoundMatch {
+        let core = Unmanaged.passUnretained(core)
+        let scratch = ThreadScratch.current(core._withUnsafeGuaranteedRef { $0.scratchKey })
         return withUTF8(url) { url in
-            withUTF8(method.rawValue) { method in
-                scratch._withUnsafeGuaranteedRef { found(lookup(url, method: .name(method), $0, collectingAll: false), $0) }
-            }
+            core._withUnsafeGuaranteedRef { core in scratch._withUnsafeGuaranteedRef { lookup(core, url, $0) } }
         }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

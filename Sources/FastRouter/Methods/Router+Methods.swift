@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension Router {
     /// Registers a route that accepts only some HTTP methods (docs/SEMANTICS.md §3.7).
     ///
@@ -52,14 +44,7 @@ extension Router {
         let word = method.word
         let found: FoundMatch
         if word != 0 {
-            // As in ``Router/match(_:)``: the closure captures no reference.
-            let core = Unmanaged.passUnretained(core)
-            let scratch = ThreadScratch.current(core._withUnsafeGuaranteedRef { $0.scratchKey })
-            found = withUTF8(url) { url in
-                core._withUnsafeGuaranteedRef { core in
-                    scratch._withUnsafeGuaranteedRef { core.bestMatch(methodWord: word, url, $0) }
-                }
-            }
+            found = RouterCore.withLookupInput(core, url) { $0.bestMatch(methodWord: word, $1, $2) }
         } else {
             found = core.bestMatch(url, longMethod: method)
         }
