@@ -179,8 +179,8 @@ extension RouterCore {
                                            host: variant.hostBytes, hostRank: key.host.rank,
                                            expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
                                            methods: methods)
-        let terminal = Terminal(routeID: registration.id, sequence: sequence, payload: registration.payload,
-                                shape: shape, priority: registration.priority, record: record)
+        let terminal = Terminal(shape: shape, priority: registration.priority, record: record, routeID: registration.id,
+                                payload: registration.payload, sequence: sequence)
         return (variant, terminal)
     }
 }

@@ -97,12 +97,15 @@ extension RouterCore {
         }
         let table = state.pointee.currentTable
         let collected = walk.pointee.collected
+        // The lookup's candidate is read where it lies in the pinned version (its copy lacks the
+        // sequence, see ``ScratchState/pinnedBest``); a decline's, from its copy.
+        let reference = state.pointee.pinnedBest?.pointee ?? current
         let head = walk.pointee.headOrder
         var next = -1
         for index in 0..<collected.count {
             let candidate = collected[index]
             if candidate.table > table
-                || (candidate.table == table && Walker.precedes(current, candidate.terminal, head: head)) {
+                || (candidate.table == table && Walker.precedes(reference, candidate.terminal, head: head)) {
                 next = index
                 break
             }
@@ -113,6 +116,7 @@ extension RouterCore {
             return .noMatch
         }
         let candidate = collected[next]
+        state.pointee.pinnedBest = nil
         state.pointee.activate(candidate.terminal, table: candidate.table,
                                captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input)
         return .found

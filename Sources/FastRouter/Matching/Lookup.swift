@@ -147,18 +147,24 @@ extension RouterCore {
             noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
             return .methodNotAllowed
         }
-        // Copied out of its node while the reader is still inside the lookup (see ``WalkState/best``).
-        guard let best = walk.pointee.best?.pointee else {
+        guard let found = walk.pointee.best else {
             scratch.slot.exit(holding: false)
             countLimitHits(walk)
             state.pointee.clearCurrent()
             return .noMatch
         }
         let mayDecline = walk.pointee.skipped
+        // Copied out of its node while the reader is still inside the lookup (see
+        // ``WalkState/best``): the payload only for a router whose routes carry one, and the
+        // sequence not at all (a decline reads it where it lies, in the version it pins), so
+        // that a lookup reads no more of the node than the terminal's first line (``Terminal``).
+        var best = Terminal(shape: found.pointee.shape, priority: found.pointee.priority, record: found.pointee.record,
+                            routeID: found.pointee.routeID, payload: nil, sequence: 0)
         if mayDecline {
             // Declines walk this very version: keep it (and, in Swift, every value it holds).
             scratch.slot.pin(roots.version)
             state.pointee.pinnedRoots = roots
+            state.pointee.pinnedBest = found
             // Keeping the path writes into this scratch: a plain path that lies there moves out
             // first, its captures' offsets unchanged. (A plain path's input is the URL: its
             // bytes and length, so the URL need not be kept alive across the walk.)
@@ -177,6 +183,7 @@ extension RouterCore {
             countLimitHits(walk)
         }
         if holdsPayloads {
+            best.payload = found.pointee.payload
             if mayDecline {
                 scratch.slot.list(count: ReaderSlot.heldCapacity + 1) { _ in nil }
             } else {

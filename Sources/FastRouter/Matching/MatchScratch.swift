@@ -157,6 +157,10 @@ struct ScratchState {
     var coreIdentity: UInt64 = 0
     /// The version of the tables the lookup walked, pinned for declines; `nil` when none is.
     var pinnedRoots: TableRoots?
+    /// Where the lookup's candidate lies in the pinned version (set with ``pinnedRoots``, until
+    /// the first decline moves on from it): a decline orders the others against all of it,
+    /// sequence included, which the lookup does not copy (``Terminal``).
+    var pinnedBest: UnsafePointer<Terminal>?
     /// The current candidate, `nil` when the last call did not match.
     @usableFromInline var current: Terminal?
     /// Which table it came from: 0 the scheme's, 1 the global one.
@@ -349,6 +353,7 @@ struct ScratchState {
         collectedVersion = 0
         pinned = false
         pinnedRoots = nil
+        pinnedBest = nil
         core = nil
     }
 

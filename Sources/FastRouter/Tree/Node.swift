@@ -118,7 +118,7 @@ struct Node: BitwiseCopyable {
         precondition(edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
                      && wildcards.count <= Int(UInt16.max) && size <= Int(UInt32.max),
                      "a tree node outgrew its header")
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         var maxKey = literals.maxKey
         for terminal in terminals { maxKey = Swift.max(maxKey, terminal.key) }
@@ -214,18 +214,23 @@ struct Edge: BitwiseCopyable {
 }
 
 /// One expansion of one route, where its path ends (or where its wildcard starts).
+///
+/// What a walk and a C lookup's result read comes first: a leaf node is its 40-byte header and
+/// one terminal, and in a block that starts a cache line, `shape`, `priority`, `record` and
+/// `routeID` share the header's line (``Node``). The payload (Swift only) and the sequence
+/// (ties, declines) lie in the next line.
 @usableFromInline
 struct Terminal: BitwiseCopyable {
-    @usableFromInline var routeID: UInt64
-    /// Registration order of the route: earlier routes win ties.
-    var sequence: UInt64
-    /// Opaque per-route payload (the Swift router's value box); never read by the tree.
-    var payload: UnsafeMutableRawPointer?
     /// What this expansion shares with others of the same shape (immortal).
     var shape: UnsafePointer<TerminalShape>
     var priority: Int32
     /// Index of the route in the router's ``RouteStore``.
     var record: UInt32
+    @usableFromInline var routeID: UInt64
+    /// Opaque per-route payload (the Swift router's value box); never read by the tree.
+    var payload: UnsafeMutableRawPointer?
+    /// Registration order of the route: earlier routes win ties.
+    var sequence: UInt64
 
     /// Priority, then host rank: the part of the order (docs/SEMANTICS.md §3.1) that decides
     /// before the path, as one comparable number.
