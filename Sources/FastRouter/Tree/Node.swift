@@ -20,6 +20,10 @@
 ///     terminals, then wildcards (40 each)
 ///     label bytes, then at least 8 zero bytes (only for a label longer than 8 bytes: a shorter
 ///     one is all in ``labelHead``)
+///
+/// The block starts a cache line, so the header and the 24 bytes after it (the first block of
+/// tags and the first child's address, or a leaf's terminal's first fields, see ``Terminal``)
+/// are one line: at a million routes, lines fetched are most of a lookup's time.
 struct Node: BitwiseCopyable {
     /// The block's address. Nodes are compared by identity.
     let base: UnsafeMutableRawPointer
@@ -75,6 +79,9 @@ struct Node: BitwiseCopyable {
     @inline(__always) private var labelOffset: Int { Int(base.load(fromByteOffset: 36, as: UInt32.self)) }
 
     static let headerSize = 40
+    /// A cache line: where every block starts (see above). It costs about 7 bytes a route at a
+    /// million routes, against 8-byte alignment.
+    static let blockAlignment = 64
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride
     static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8,
@@ -118,7 +125,7 @@ struct Node: BitwiseCopyable {
         precondition(edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
                      && wildcards.count <= Int(UInt16.max) && size <= Int(UInt32.max),
                      "a tree node outgrew its header")
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: Self.blockAlignment)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         var maxKey = literals.maxKey
         for terminal in terminals { maxKey = Swift.max(maxKey, terminal.key) }
