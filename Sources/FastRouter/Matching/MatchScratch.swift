@@ -161,7 +161,8 @@ struct ScratchState {
     /// the first decline moves on from it): a decline orders the others against all of it,
     /// sequence included, which the lookup does not copy (``Terminal``).
     var pinnedBest: UnsafePointer<Terminal>?
-    /// The current candidate, `nil` when the last call did not match.
+    /// The current candidate, `nil` when the last call did not match. A lookup's copy has no
+    /// sequence (0) and, through C, no payload: a decline reads the sequence at ``pinnedBest``.
     @usableFromInline var current: Terminal?
     /// Which table it came from: 0 the scheme's, 1 the global one.
     var currentTable = 0
