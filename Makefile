@@ -232,7 +232,8 @@ bench-quick: deps
 #       figure printed per set is Ir / PERF_LOOKUPS, with the set's instruction target
 #       (docs/SEMANTICS.md §6) where it has one. Deterministic: no timing.
 #       Then the same for the Swift value API: Tests/perf/swift_lookup_loop.swift, `Router.match`
-#       reading the value and every parameter, and its ratio to the C API (docs/SEMANTICS.md §6: at most 1.3×).
+#       reading the value, the route id and every parameter's bytes (Parameters.forEachUTF8), and
+#       its ratio to the C API (docs/SEMANTICS.md §6: at most 1.3×).
 #       Each C API figure comes with its stages (callgrind's inclusive costs: the entry and frame,
 #       the scan, the walk per segment, reading the result) next to their budgets.
 #       Then r3 on the same URLs in the same loop (Tests/perf/r3_lookup_loop.c: r3's compiled tree, one

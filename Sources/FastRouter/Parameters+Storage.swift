@@ -25,12 +25,12 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     struct Contents {
         @usableFromInline var pairCount: Int
         /// Pairs named by ``layout`` (a match's path parameters, the first ones); 0 without one.
-        var namedCount: Int
-        var layout: UnsafePointer<ParameterLayoutEntry>?
+        @usableFromInline var namedCount: Int
+        @usableFromInline var layout: UnsafePointer<ParameterLayoutEntry>?
         var segmentCount: Int
         /// Index of the fragment's string, -1 when there is none.
         var fragment: Int
-        var stringCount: Int
+        @usableFromInline var stringCount: Int
     }
 
     // Read through a pointer: `header` is a stored `var` of ManagedBuffer, and each access to it
@@ -111,6 +111,32 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
             return UnsafeBufferPointer(start: base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF),
                                        count: Int(truncatingIfNeeded: span &>> 32))
         }
+    }
+
+    /// The bytes of the name of pair `pair`, valid while the storage lives.
+    @inlinable @inline(__always)
+    func nameBytes(_ pair: Int) -> UnsafeBufferPointer<UInt8> {
+        withUnsafeMutablePointers { header, elements in
+            if pair < header.pointee.contents.namedCount {
+                let entry = header.pointee.contents.layout.unsafelyUnwrapped[pair]
+                return UnsafeBufferPointer(start: entry.name, count: entry.nameLength)
+            }
+            return Self.bytes(elements[2 &* pair], of: header, elements)
+        }
+    }
+
+    /// The bytes of the value of pair `pair`, valid while the storage lives.
+    @inlinable @inline(__always)
+    func valueBytes(_ pair: Int) -> UnsafeBufferPointer<UInt8> {
+        withUnsafeMutablePointers { header, elements in Self.bytes(elements[2 &* pair &+ 1], of: header, elements) }
+    }
+
+    /// The bytes of `span` in a storage's bytes.
+    @inlinable @inline(__always)
+    static func bytes(_ span: UInt64, of header: UnsafeMutablePointer<Header>, _ elements: UnsafeMutablePointer<UInt64>) -> UnsafeBufferPointer<UInt8> {
+        let base = UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self)
+        return UnsafeBufferPointer(start: base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF),
+                                   count: Int(truncatingIfNeeded: span &>> 32))
     }
 
     /// Pair `pair`, name and value, in one call: what iterating over parameters reads.

@@ -58,6 +58,17 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
         return storage.unsafelyUnwrapped.pair(position)
     }
 
+    /// Calls `body` with the UTF-8 bytes of each pair's name and value, in order, making no
+    /// string: the way to read parameters that allocates nothing. The bytes are valid only
+    /// during the call.
+    @inlinable
+    public func forEachUTF8(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        guard let storage else { return }
+        for pair in 0..<storage.pairCount {
+            try body(storage.nameBytes(pair), storage.valueBytes(pair))
+        }
+    }
+
     /// The value of the first parameter named `name`, or `nil`.
     public subscript(_ name: String) -> String? {
         guard let storage else { return nil }

@@ -22,6 +22,45 @@ import Testing
         }
     }
 
+    /// `forEachUTF8` reads the same pairs as iterating, in the same order, as bytes: path values
+    /// (plain and decoded), the wildcard, query pairs, and nothing for a match without any.
+    @Test func forEachUTF8ReadsThePairsAsIterating() throws {
+        let router = Router<Int>()
+        try router.add("/repos/:owner/:repo/issues/:number", value: 1)
+        try router.add("/files/*path", value: 2)
+        try router.add("/static/page", value: 3)
+        try router.add("myapp://users/:id", value: 4)
+        for url in ["/repos/octocat/Hello-World/issues/1347", "/repos/%C3%A9t%C3%A9/r%2Fx/issues/1?a=1&b=%C3%A9&a=2#top",
+                    "/files/a/b%20c/d", "/files/", "/static/page", "/static/page?q=1", "myapp://users/42?tab=posts"] {
+            let match = try #require(try router.match(url), "\(url)")
+            var pairs: [(name: String, value: String)] = []
+            match.parameters.forEachUTF8 { name, value in
+                pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            }
+            #expect(pairs.map(\.name) == match.parameters.map(\.name), "\(url)")
+            #expect(pairs.map(\.value) == match.parameters.map(\.value), "\(url)")
+        }
+        let decoded = try #require(try router.match("/repos/%C3%A9t%C3%A9/r%2Fx/issues/1?a=1&b=%C3%A9&a=2"))
+        var values: [[UInt8]] = []
+        decoded.parameters.forEachUTF8 { _, value in values.append(Array(value)) }
+        #expect(values == [Array("été".utf8), Array("r/x".utf8), Array("1".utf8), Array("1".utf8), Array("é".utf8), Array("2".utf8)])
+        var none = 0
+        try #require(try router.match("/static/page")).parameters.forEachUTF8 { _, _ in none += 1 }
+        #expect(none == 0)
+    }
+
+    /// The bytes `forEachUTF8` lends are the match's own: a later lookup on the same thread,
+    /// which reuses the thread's buffers, does not change them.
+    @Test func forEachUTF8OutlivesLaterLookups() throws {
+        let router = Router<Int>()
+        try router.add("/u/:name", value: 1)
+        let first = try #require(try router.match("/u/first-value-that-is-long"))
+        _ = try router.match("/u/second-value-that-is-longer-still")
+        var seen: [String] = []
+        first.parameters.forEachUTF8 { _, value in seen.append(String(decoding: value, as: UTF8.self)) }
+        #expect(seen == ["first-value-that-is-long"])
+    }
+
     /// A capture that holds nothing still names its value: the block before it is empty.
     @Test func emptyValuesAtTheStartOfThePath() throws {
         let router = Router<Int>()

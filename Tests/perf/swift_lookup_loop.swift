@@ -6,8 +6,9 @@
 // Registers every pattern of ROUTES (route id and value = its position), then matches the URLs of
 // URLS in turn: two warm-up passes, in which every URL must match, then LOOKUPS
 // matches in perfLookups(), called once. Each measured match reads the value, the route id and
-// every (name, value) parameter, as a caller would. `make perf` runs it under callgrind with
-// collection on inside perfLookups() only.
+// the bytes of every (name, value) parameter (`Parameters.forEachUTF8`), as lookup_loop.c reads
+// each `fr_str`: the value a caller gets, read without making strings. `make perf` runs it under
+// callgrind with collection on inside perfLookups() only.
 //
 // With methods (the `-methods` files: "GET /users/:id", "GET /users/42"), routes are registered
 // with theirs and, when the URL lines carry methods, every match is `Router.match(_:method:)`
@@ -52,7 +53,7 @@ func perfLookups(_ router: Router<Int>, _ urls: [String], _ lookups: Int) -> Int
     for _ in 0..<lookups {
         if let match = try? router.match(urls[index]) {
             checksum &+= match.value &+ Int(match.routeID)
-            for parameter in match.parameters { checksum &+= parameter.name.utf8.count &+ parameter.value.utf8.count }
+            match.parameters.forEachUTF8 { name, value in checksum &+= name.count &+ value.count }
         }
         index += 1
         if index == urls.count { index = 0 }
@@ -67,7 +68,7 @@ func perfMethodLookups(_ router: Router<Int>, _ urls: [String], _ methods: [HTTP
     for _ in 0..<lookups {
         if case .matched(let match)? = try? router.match(urls[index], method: methods[index]) {
             checksum &+= match.value &+ Int(match.routeID)
-            for parameter in match.parameters { checksum &+= parameter.name.utf8.count &+ parameter.value.utf8.count }
+            match.parameters.forEachUTF8 { name, value in checksum &+= name.count &+ value.count }
         }
         index += 1
         if index == urls.count { index = 0 }
