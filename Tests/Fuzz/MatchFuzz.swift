@@ -306,6 +306,10 @@ private func check(_ url: [UInt8], _ router: Router<UInt64>, _ matcher: Matcher<
         require(fromRouter == seen, "URL \(text): Router.matches \(fromRouter.map(\.id)) but Matcher \(seen.map(\.id))")
         if let best = try router.match(string) {
             require(best.routeID == seen.first?.id, "URL \(text): Router.match \(best.routeID), Matcher \(seen.map(\.id))")
+            // Its bytes as lent, pair by pair, are the Matcher's.
+            var lent: [[UInt8]] = []
+            best.parameters.forEachUTF8 { name, value in lent += [Array(name), Array(value)] }
+            require(lent == seen.first?.parameters, "URL \(text): Router.match lends other parameter bytes than the Matcher reads")
         } else {
             require(seen.isEmpty, "URL \(text): Router.match found nothing, Matcher \(seen.map(\.id))")
         }
