@@ -99,7 +99,7 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
     }
 
     /// The bytes of string `index`, valid while the storage lives.
-    @inline(__always)
+    @inlinable @inline(__always)
     func bytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         withUnsafeMutablePointers { header, elements in
             if index < 2 &* header.pointee.contents.namedCount && index & 1 == 0 {
@@ -111,32 +111,6 @@ final class ParameterStorage: ManagedBuffer<ParameterStorage.Header, UInt64> {
             return UnsafeBufferPointer(start: base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF),
                                        count: Int(truncatingIfNeeded: span &>> 32))
         }
-    }
-
-    /// The bytes of the name of pair `pair`, valid while the storage lives.
-    @inlinable @inline(__always)
-    func nameBytes(_ pair: Int) -> UnsafeBufferPointer<UInt8> {
-        withUnsafeMutablePointers { header, elements in
-            if pair < header.pointee.contents.namedCount {
-                let entry = header.pointee.contents.layout.unsafelyUnwrapped[pair]
-                return UnsafeBufferPointer(start: entry.name, count: entry.nameLength)
-            }
-            return Self.bytes(elements[2 &* pair], of: header, elements)
-        }
-    }
-
-    /// The bytes of the value of pair `pair`, valid while the storage lives.
-    @inlinable @inline(__always)
-    func valueBytes(_ pair: Int) -> UnsafeBufferPointer<UInt8> {
-        withUnsafeMutablePointers { header, elements in Self.bytes(elements[2 &* pair &+ 1], of: header, elements) }
-    }
-
-    /// The bytes of `span` in a storage's bytes.
-    @inlinable @inline(__always)
-    static func bytes(_ span: UInt64, of header: UnsafeMutablePointer<Header>, _ elements: UnsafeMutablePointer<UInt64>) -> UnsafeBufferPointer<UInt8> {
-        let base = UnsafeRawPointer(elements + header.pointee.contents.stringCount).assumingMemoryBound(to: UInt8.self)
-        return UnsafeBufferPointer(start: base + Int(truncatingIfNeeded: span & 0xFFFF_FFFF),
-                                   count: Int(truncatingIfNeeded: span &>> 32))
     }
 
     /// Pair `pair`, name and value, in one call: what iterating over parameters reads.

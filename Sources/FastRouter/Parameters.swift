@@ -65,7 +65,7 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     public func forEachUTF8(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
         guard let storage else { return }
         for pair in 0..<storage.pairCount {
-            try body(storage.nameBytes(pair), storage.valueBytes(pair))
+            try body(storage.bytes(2 &* pair), storage.bytes(2 &* pair &+ 1))
         }
     }
 
