@@ -97,7 +97,10 @@ public final class Router<Value> {
         // Inlined, so the generic part (reading the value) is specialised in the caller, and
         // the URL's bytes and the thread's scratch are found there too: the lookup itself is not
         // generic, and one call does all of it but that read.
-        let found = RouterCore.withLookupInput(core, url) { $0.bestMatch($1, $2) }
+        // Tables without dynamic routes answer most paths by the whole path: a lookup of its own.
+        let found = RouterCore.withLookupInput(core, url) { core, url, scratch in
+            core.mayAnswerByPath ? core.bestMatchByPath(url, scratch) : core.bestMatch(url, scratch)
+        }
         guard let payload = found.payload else {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return nil

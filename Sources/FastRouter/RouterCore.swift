@@ -16,7 +16,7 @@ package final class RouterCore: @unchecked Sendable {
     let plainPathFoldLimit: Int
     let webSchemes: WebSchemes
     /// The published tables.
-    let tables = PublishedTables()
+    @usableFromInline let tables: PublishedTables
     let writer = Mutex(WriterState())
     /// Regex constraints that hit PCRE2's match or depth limit (docs/SEMANTICS.md §3.4).
     let regexLimitHits = Atomic<Int>(0)
@@ -40,6 +40,7 @@ package final class RouterCore: @unchecked Sendable {
          releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil) {
         self.options = options
         plainPathFoldLimit = options.caseInsensitivePaths ? Int.max : 0
+        tables = PublishedTables(pathsCompareExactly: !options.caseInsensitivePaths)
         self.names = names
         holdsPayloads = releasePayload != nil
         webSchemes = WebSchemes(options.webSchemes)
@@ -66,6 +67,11 @@ package final class RouterCore: @unchecked Sendable {
 
     /// Payloads of removed routes not released yet (readers may still hold them).
     var retiredPayloadCount: Int { writer.withLock { $0.reclaimer.pendingCount } }
+
+    /// Whether a lookup of a plain path may be answered by the whole path: the hint the entry
+    /// points read to choose ``lookupByPath`` (see ``PublishedTables/answersByPath``).
+    @inlinable @inline(__always)
+    package var mayAnswerByPath: Bool { tables.answersByPath.load(ordering: .relaxed) }
 
     /// This router's address: how readers' slots name the router they read.
     @inline(__always)

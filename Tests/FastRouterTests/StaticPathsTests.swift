@@ -149,4 +149,107 @@ import Testing
         #expect(try router.match("/s/4/r4") == nil)
         router.core.checkInvariants()
     }
+
+    /// What one lookup left in a scratch: its status, route, parameters, the methods a 405
+    /// allows, and the routes its declines step through.
+    private struct Answer: Equatable {
+        var status: LookupStatus
+        var route: UInt64
+        var record: UInt32?
+        var parameters: Int
+        var allowed: [String]
+        var declines: [UInt64]
+
+        init(_ status: LookupStatus, _ scratch: MatchScratch) {
+            self.status = status
+            route = scratch.routeID
+            record = scratch.routeRecord
+            parameters = scratch.parameterCount
+            allowed = scratch.allowedMethods.map { $0.map(\.rawValue) } ?? []
+            declines = []
+            while scratch.next() == .found { declines.append(scratch.routeID) }
+        }
+    }
+
+    /// A lookup answered by the whole path (``RouterCore/lookupByPath``) gives the walk's answer
+    /// for every URL and method: one route at a path or several, methods, priorities, host
+    /// rules, paths the map lacks, URLs that are not a plain path; through the C entry's
+    /// function, the Swift API and the ``Matcher``.
+    @Test func answersByPathAgreeWithTheWalk() throws {
+        let router = Router<Int>()
+        try router.add("/", id: 1, value: 1)
+        try router.add("/a", id: 2, value: 2)
+        try router.add("/a/b", methods: [.get], id: 3, value: 3)
+        try router.add("/a/c", methods: [.post], id: 4, value: 4)
+        try router.add("/a/d", methods: [.get], id: 5, value: 5)
+        try router.add("/a/d", methods: [.head], id: 6, value: 6)
+        try router.add("/p", id: 7, value: 7)
+        try router.add("/p", priority: 2, id: 8, value: 8)
+        try router.add("https://api.example.com/h", id: 9, value: 9)
+        try router.add("http://*.example.com/w", id: 10, value: 10)
+        try router.add("/long/path/with/many/segments/index.html", id: 11, value: 11)
+        try router.add("/m", methods: [HTTPMethod(rawValue: "PURGE")!], id: 12, value: 12)
+        #expect(router.core.mayAnswerByPath)
+        let urls = ["/", "/a", "/a/", "/a/b", "/a/c", "/a/d", "/a/x", "/p", "/h", "/w", "http://a.example.com/w", "/m", "/missing",
+                    "/long/path/with/many/segments/index.html", "/long/path/with/many/segments/index.htm", "/a?q=1",
+                    "/a#f", "https://api.example.com/h", "http://example.com/a", "/a%2Fb", "//a", "", "a", "/A"]
+        let methods: [HTTPMethod?] = [nil, .get, .head, .post, .delete, HTTPMethod(rawValue: "PURGE")!, HTTPMethod(rawValue: "LONGMETHODNAME")!]
+        let walked = MatchScratch(), answered = MatchScratch()
+        for url in urls {
+            for method in methods {
+                let bytes = Array(url.utf8)
+                let expected = bytes.withUnsafeBufferPointer { Answer(router.core.walk(method: method, url: $0, into: walked), walked) }
+                let viaC = bytes.withUnsafeBufferPointer { url in
+                    Answer(LookupStatus(rawValue: method.map { method in
+                        Array(method.rawValue.utf8).withUnsafeBufferPointer { matchStatus(router.core, method: $0, url, answered) }
+                    } ?? matchStatus(router.core, url, answered))!, answered)
+                }
+                #expect(viaC == expected, "\(method?.rawValue ?? "no method") \(url)")
+                let viaCore = bytes.withUnsafeBufferPointer { url in
+                    Answer(method.map { router.core.match(method: $0, url: url, into: answered) }
+                        ?? router.core.match(url: url, into: answered), answered)
+                }
+                #expect(viaCore == expected, "\(method?.rawValue ?? "no method") \(url)")
+                // The Swift API: the same route, or the same failure.
+                if let method {
+                    switch try? router.match(url, method: method) {
+                    case .matched(let match)?: #expect(expected.status == .found && match.routeID == expected.route, "\(url)")
+                    case .methodNotAllowed?: #expect(expected.status == .methodNotAllowed, "\(url)")
+                    case .notFound?: #expect(expected.status == .noMatch, "\(url)")
+                    case nil: #expect(expected.status == .invalidURL, "\(url)")
+                    }
+                } else {
+                    switch Result(catching: { () throws(RouterError) in try router.match(url) }) {
+                    case .success(let match): #expect(match?.routeID == (expected.status == .found ? expected.route : nil), "\(url)")
+                    case .failure: #expect(expected.status == .invalidURL, "\(url)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The hint a lookup reads to go by the path follows the published tables: set while the
+    /// global table has static routes only, cleared by a dynamic route, and never set for a
+    /// router that compares paths case-insensitively.
+    @Test func theHintFollowsTheTables() throws {
+        let router = Router<Int>()
+        #expect(!router.core.mayAnswerByPath)
+        try router.add("/a", id: 1, value: 1)
+        #expect(router.core.mayAnswerByPath)
+        try router.add("/b/:id", id: 2, value: 2)
+        #expect(!router.core.mayAnswerByPath)
+        #expect(try router.match("/b/7")?.routeID == 2)
+        router.remove(id: 2)
+        #expect(router.core.mayAnswerByPath)
+        #expect(try router.match("/b/7") == nil)
+        #expect(try router.match("/a")?.routeID == 1)
+        router.remove(id: 1)
+        #expect(!router.core.mayAnswerByPath)
+        var options = RouterOptions()
+        options.caseInsensitivePaths = true
+        let folded = Router<Int>(options: options)
+        try folded.add("/Docs", id: 1, value: 1)
+        #expect(!folded.core.mayAnswerByPath)
+        #expect(try folded.match("/docs")?.routeID == 1)
+    }
 }

@@ -14,7 +14,7 @@ extension RouterCore {
     /// - Complexity: one pass over the URL plus the tree paths it can follow; no heap allocation
     ///   once `scratch` has served a lookup at least as large.
     package func match(url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
-        lookup(url, method: .none, scratch, collectingAll: false)
+        lookup(url, method: .none, scratch)
     }
 
     /// Finds the best candidate for a request, `method` and `url` (docs/SEMANTICS.md §3.7): the
@@ -25,13 +25,25 @@ extension RouterCore {
     ///   the router knows; no heap allocation once `scratch` is warm.
     package func match(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>,
                        into scratch: MatchScratch) -> LookupStatus {
-        lookup(url, method: Self.requested(method), scratch, collectingAll: false)
+        lookup(url, method: Self.requested(method), scratch)
     }
 
     /// The method a lookup asks for: none when `method` is empty (docs/SEMANTICS.md §3.7).
     @inline(__always)
     fileprivate static func requested(_ method: UnsafeBufferPointer<UInt8>) -> MethodQuery {
         method.isEmpty ? .none : .name(method)
+    }
+
+    /// The methods a route must accept for a lookup answered by the path alone (``MethodTable``
+    /// bits): every one for a lookup without a method, GET's for GET; 0 for any other method,
+    /// which the walk resolves (HEAD's fallback to GET, a name to check, a 405 to note).
+    @inline(__always)
+    fileprivate func pathMethodBit(_ method: MethodQuery) -> UInt64 {
+        switch method {
+        case .none: return .max
+        case .name(let name): return MethodTable.isGET(name) ? methods.getBit : 0
+        case .word(let word): return word == MethodTable.getWord ? methods.getBit : 0
+        }
     }
 
     /// Calls `body` with the lookup's form of `method`: its word when it has one (no string is
@@ -45,7 +57,15 @@ extension RouterCore {
 
     /// ``match(method:url:into:)`` for an ``HTTPMethod``.
     package func match(method: HTTPMethod, url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
-        Self.withQuery(method) { lookup(url, method: $0, scratch, collectingAll: false) }
+        Self.withQuery(method) { lookup(url, method: $0, scratch) }
+    }
+
+    /// ``match(method:url:into:)`` through the walk whatever the tables, never answered by the
+    /// path alone (``lookupByPath``): what tests compare that answer with. `nil` asks for no
+    /// method.
+    package func walk(method: HTTPMethod?, url: UnsafeBufferPointer<UInt8>, into scratch: MatchScratch) -> LookupStatus {
+        guard let method else { return lookup(url, method: .none, scratch, collectingAll: false) }
+        return Self.withQuery(method) { lookup(url, method: $0, scratch, collectingAll: false) }
     }
 
     /// ``match(url:into:)`` for a URL given as a Swift string: its bytes are copied into the
@@ -74,23 +94,104 @@ extension RouterCore {
 
     // MARK: The pipeline
 
+    /// A lookup by the path when the tables may answer so (``mayAnswerByPath``), else by the walk.
+    @inline(__always)
+    fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery, _ scratch: MatchScratch) -> LookupStatus {
+        mayAnswerByPath ? lookupByPath(url, method: method, scratch) : lookup(url, method: method, scratch, collectingAll: false)
+    }
+
     @inline(__always)
     fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery, _ scratch: MatchScratch,
                             collectingAll: Bool) -> LookupStatus {
         let state = scratch.state
-        // The last result stays until this one replaces it (``ScratchState/activate``) or a
-        // failure clears it: only what the last lookup left beyond it goes first.
-        if state.pointee.leftovers {
-            scratch.slot.unpin()
-            state.pointee.clearLeftovers()
-        }
-        // A URL may lie in this scratch (a parameter value of the last lookup): the slow path
-        // moves it before writing there (``ScratchState/scanURL``), and a plain path, read where
-        // it is, only when it is kept for declines (below).
-        guard state.pointee.scanURL(url, options: self) else {
+        forgetLeftovers(scratch)
+        let (end, slashes) = ScratchState.scanPlainPath(url.baseAddress, url.count)
+        guard state.pointee.takeURL(url, end: end, slashes: slashes, options: self) else {
             state.pointee.clearCurrent()
             return .invalidURL
         }
+        return walkAndDecide(method: method, scratch, collectingAll: collectingAll)
+    }
+
+    /// ``lookup(_:method:_:collectingAll:)`` for a router whose last publication said a plain path
+    /// may be answered by the whole path (``mayAnswerByPath``): a global table without dynamic
+    /// routes. The path's node, found by its hash (``Walker/visitPath(_:_:end:readable:)``),
+    /// holds every candidate; when one route ends there and accepts the method, it is the
+    /// answer, and the lookup writes no walk state. A path
+    /// the map lacks matches no route. Anything else (a URL that is not a plain path, several
+    /// routes at the node, a method other than GET, tables published since without the map)
+    /// goes through the walk, which gives the same answers (docs/ARCHITECTURE.md, "Static
+    /// paths").
+    @inline(__always)
+    fileprivate func lookupByPath(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery,
+                                  _ scratch: MatchScratch) -> LookupStatus {
+        let state = scratch.state
+        forgetLeftovers(scratch)
+        let (end, slashes) = ScratchState.scanPlainPath(url.baseAddress, url.count)
+        let bit = pathMethodBit(method)
+        if end > 0 && bit != 0 {
+            if state.pointee.urlExtras { state.pointee.clearURLExtras() }
+            scratch.slot.enter(router: tag)
+            let roots = tables.current
+            if let paths = roots.staticPaths.root {
+                let base = url.baseAddress.unsafelyUnwrapped
+                guard let node = Walker.visitPath(StaticPaths(root: paths), base, end: end, readable: url.count) else {
+                    scratch.slot.exit(holding: false)
+                    state.pointee.clearCurrent()
+                    return .noMatch
+                }
+                if node.terminalCount == 1 {
+                    let found = node.terminalAddress(at: 0)
+                    let shape = found.pointee.shape
+                    // A route of the global table has no host rule (docs/SEMANTICS.md §2), and
+                    // without a method every route takes the URL: its methods are not read.
+                    if method.isNone || shape.pointee.methods & bit != 0 {
+                        var best = Terminal(shape: shape, priority: found.pointee.priority, record: found.pointee.record,
+                                            routeID: found.pointee.routeID, payload: nil, sequence: 0)
+                        if holdsPayloads {
+                            best.payload = found.pointee.payload
+                            scratch.slot.list(count: 1) { _ in best.payload }
+                            scratch.slot.exit(holding: true)
+                        } else {
+                            scratch.slot.exit(holding: false)
+                        }
+                        state.pointee.activate(lone: best)
+                        return .found
+                    }
+                }
+            }
+            // Several routes to weigh, one that refuses the method, or no map: the walk decides.
+            scratch.slot.exit(holding: false)
+        }
+        guard state.pointee.takeURL(url, end: end, slashes: slashes, options: self) else {
+            state.pointee.clearCurrent()
+            return .invalidURL
+        }
+        return walkAndDecide(method: method, scratch)
+    }
+
+    /// Forgets what the last lookup left beyond its result. The last result itself stays until
+    /// this lookup replaces it (``ScratchState/activate``) or a failure clears it.
+    @inline(__always)
+    fileprivate func forgetLeftovers(_ scratch: MatchScratch) {
+        if scratch.state.pointee.leftovers {
+            scratch.slot.unpin()
+            scratch.state.pointee.clearLeftovers()
+        }
+    }
+
+    /// ``walkAndDecide(method:_:collectingAll:)`` out of line, for ``lookupByPath``'s rare URLs.
+    @inline(never)
+    fileprivate func walkAndDecide(method: MethodQuery, _ scratch: MatchScratch) -> LookupStatus {
+        walkAndDecide(method: method, scratch, collectingAll: false)
+    }
+
+    /// The pipeline after the scan, over the input it prepared: enter the reader slot, resolve
+    /// the method, walk the tables, decide (found, 405, none), leave the slot, make the best
+    /// candidate current.
+    @inline(__always)
+    fileprivate func walkAndDecide(method: MethodQuery, _ scratch: MatchScratch, collectingAll: Bool) -> LookupStatus {
+        let state = scratch.state
         let walk = state.pointer(to: \.walk).unsafelyUnwrapped
         scratch.slot.enter(router: tag)
         let roots = tables.current
@@ -264,6 +365,13 @@ enum MethodQuery {
     case none
     case name(UnsafeBufferPointer<UInt8>)
     case word(UInt64)
+
+    /// Whether the lookup has no method: every route takes it.
+    @inline(__always)
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
 }
 
 // MARK: The C entry points' lookups
@@ -274,6 +382,18 @@ enum MethodQuery {
 /// (``LookupStatus/rawValue``): the entry then ends with a jump here rather than a call, and a
 /// lookup runs in one frame instead of two (17 instructions fewer per lookup in `make perf`).
 package func matchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
+    core.mayAnswerByPath ? pathMatchStatus(core, url, scratch) : walkMatchStatus(core, url, scratch)
+}
+
+/// ``matchStatus(_:_:_:)`` for tables that may answer by the path (``RouterCore/lookupByPath``).
+@inline(never)
+private func pathMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
+    core.lookupByPath(url, method: .none, scratch).rawValue
+}
+
+/// ``matchStatus(_:_:_:)`` for any other tables.
+@inline(never)
+private func walkMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
     core.lookup(url, method: .none, scratch, collectingAll: false).rawValue
 }
 
@@ -281,6 +401,23 @@ package func matchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, 
 /// ``matchStatus(_:_:_:)`` is for `fr_router_match`: its arguments where the entry's are.
 package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
                          _ scratch: MatchScratch) -> Int32 {
+    // GET, most requests' method, is the one a lookup by path answers: the same lookup as
+    // without a method, but for the route's methods.
+    if core.mayAnswerByPath && MethodTable.isGET(method) { return pathGETStatus(core, url, scratch) }
+    return walkMatchStatus(core, method: method, url, scratch)
+}
+
+/// ``matchStatus(_:method:_:_:)`` for a GET request and tables that may answer by the path. Its
+/// arguments are ``matchStatus(_:_:_:)``'s: the method is known.
+@inline(never)
+private func pathGETStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
+    core.lookupByPath(url, method: .word(MethodTable.getWord), scratch).rawValue
+}
+
+/// ``matchStatus(_:method:_:_:)`` for any other tables.
+@inline(never)
+private func walkMatchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
+                             _ scratch: MatchScratch) -> Int32 {
     core.lookup(url, method: RouterCore.requested(method), scratch, collectingAll: false).rawValue
 }
 
@@ -296,11 +433,24 @@ extension RouterCore {
         found(lookup(url, method: .none, scratch, collectingAll: false), scratch)
     }
 
+    /// ``bestMatch(_:_:)`` for tables that may answer by the path (``mayAnswerByPath``, which
+    /// the caller reads).
+    @usableFromInline @inline(never)
+    func bestMatchByPath(_ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
+        found(lookupByPath(url, method: .none, scratch), scratch)
+    }
+
     /// ``bestMatch(_:_:)`` for a request whose method has a word (``HTTPMethod/word``, not 0):
     /// the caller need not lend the method's name.
     @usableFromInline @inline(never)
     func bestMatch(methodWord: UInt64, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
         found(lookup(url, method: .word(methodWord), scratch, collectingAll: false), scratch)
+    }
+
+    /// ``bestMatch(methodWord:_:_:)`` for tables that may answer by the path.
+    @usableFromInline @inline(never)
+    func bestMatchByPath(methodWord: UInt64, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
+        found(lookupByPath(url, method: .word(methodWord), scratch), scratch)
     }
 
     /// ``bestMatch(_:_:)`` for a request with any other method (a name over eight bytes): a

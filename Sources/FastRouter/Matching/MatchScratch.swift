@@ -390,6 +390,19 @@ struct ScratchState {
         resultBytes = input.bytes
     }
 
+    /// Makes `terminal`, a route without parameters found by a plain path's bytes alone, current:
+    /// ``activate(_:table:captures:input:)`` for a route of the global table and a URL without
+    /// query pairs. No accessor reads the layout, captures or bytes of a result without
+    /// parameters, so what the last lookup left there stays.
+    @inline(__always)
+    mutating func activate(lone terminal: Terminal) {
+        current = terminal
+        currentTable = 1
+        resultRouteID = terminal.routeID
+        resultNameCount = 0
+        resultCount = 0
+    }
+
     /// Keeps `input` for declines, copying the path into this scratch when it is the caller's.
     mutating func keepForDeclines(_ input: WalkInput) {
         leftovers = true

@@ -23,7 +23,7 @@ struct WalkInput {
     /// 64 bytes), end a segment: bit i for byte `slashBase + i` when it is a `/` or the path's
     /// end (``end`` itself, when the window reaches it). A segment's end is then one bit
     /// search (``Walker/slashes(after:)``), the last segment's too. The plain-path scan leaves
-    /// the window of a path's first 64 bytes (``ScratchState/scanURL(_:options:)``); any other
+    /// the window of a path's first 64 bytes (``ScratchState/scanPlainPath(_:_:)``); any other
     /// input starts with an empty one, and the walk fills a window where it needs one
     /// (``searchSegmentEnd(from:)``).
     var slashes: UInt64
@@ -94,7 +94,7 @@ struct Capture: BitwiseCopyable {
 /// What a walk keeps between nodes: the captures of the path it is on and the best candidate so
 /// far. Lives in the reader's scratch; a walk holds a pointer to it.
 struct WalkState {
-    /// The path the walk reads, written by the scan (``ScratchState/scanURL``) or a decline.
+    /// The path the walk reads, written by the scan (``ScratchState/takePlainPath(_:end:slashes:options:)``, ``ScratchState/loadFullURL(_:options:)``) or a decline.
     var input = WalkInput(bytes: WalkInput.nothing, values: WalkInput.nothing, start: 0, end: 0, readable: 0,
                           foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashBase: 0, slashLimit: 0)
     /// Captures of the current path, one per parameter passed.
@@ -387,6 +387,14 @@ struct Walker {
         guard shouldVisit(child.maxKey, rank: SegmentRank.parameter.rawValue, bestRank: 0, mode) else { return nil }
         push(Capture(start: Int32(truncatingIfNeeded: start), length: Int32(truncatingIfNeeded: end &- start)))
         return child
+    }
+
+    /// The node of `paths` whose path is `bytes[0..<end]` (`readable`: the bytes that may be
+    /// loaded), the path not empty; `nil` when the table has none. A function of its own, so
+    /// that `make perf` counts it as a lookup's walk.
+    @inline(never)
+    static func visitPath(_ paths: StaticPaths, _ bytes: UnsafePointer<UInt8>, end: Int, readable: Int) -> Node? {
+        paths.node(key: StaticPathKey(bytes, from: 0, end: end, readable: readable), path: UnsafeRawPointer(bytes), length: end)
     }
 
     /// Walks a table without dynamic routes by its ``StaticPaths``: the node the whole path

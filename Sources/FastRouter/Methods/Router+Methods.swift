@@ -44,7 +44,10 @@ extension Router {
         let word = method.word
         let found: FoundMatch
         if word != 0 {
-            found = RouterCore.withLookupInput(core, url) { $0.bestMatch(methodWord: word, $1, $2) }
+            found = RouterCore.withLookupInput(core, url) { core, url, scratch in
+                core.mayAnswerByPath ? core.bestMatchByPath(methodWord: word, url, scratch)
+                    : core.bestMatch(methodWord: word, url, scratch)
+            }
         } else {
             found = core.bestMatch(url, longMethod: method)
         }

@@ -9,8 +9,17 @@ import Synchronization
 /// atomic store, waits until no reader is still inside a lookup that could have loaded the old
 /// roots (the grace period, see ``ReaderRegistry``), and only then frees the blocks the new
 /// version replaced.
+@usableFromInline
 struct PublishedTables: ~Copyable {
     private let roots = Atomic<UInt>(0)
+    /// Whether the last publication lets a lookup of a plain path answer by the whole path
+    /// (``RouterCore/lookupByPath``): its global table has no dynamic route, and the router
+    /// compares paths byte for byte. Only a hint: a lookup that follows it checks the roots it
+    /// loads, and one that does not walks, so a reader that sees it late still answers right.
+    @usableFromInline let answersByPath = Atomic<Bool>(false)
+    /// False for a router whose paths are compared case-insensitively: the map of static paths
+    /// holds their bytes as registered, so such a router walks.
+    private let pathsCompareExactly: Bool
     /// Blocks (nodes and chunks) the last publication wrote and replaced: what one update
     /// copied. Tests check they stay bounded by the tree's depth and chunk levels, never by a
     /// node's fan-out.
@@ -22,7 +31,8 @@ struct PublishedTables: ~Copyable {
     /// and that it reaches nothing it is about to free.
     nonisolated(unsafe) package static var checksEveryUpdate = false
 
-    init() {
+    init(pathsCompareExactly: Bool) {
+        self.pathsCompareExactly = pathsCompareExactly
         let empty = Node.make(label: [], literals: .none, parameter: nil, edges: [], terminals: [], wildcards: [])
         roots.store(UInt(bitPattern: TableRoots.make([(nil, empty)], maxCaptures: 0, version: 1).base),
                     ordering: .sequentiallyConsistent)
@@ -61,6 +71,7 @@ struct PublishedTables: ~Copyable {
         lastWritten.store(editor.written, ordering: .relaxed)
         lastReplaced.store(editor.replaced.count, ordering: .relaxed)
         roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
+        answersByPath.store(pathsCompareExactly && dynamicRoutes == 0 && paths.map.root != nil, ordering: .relaxed)
         ReaderRegistry.waitForReaders(in: router)
         let oldestPin = ReaderRegistry.oldestPin(of: router)
         let replaced = RetiredVersion(version: old.version, roots: old, blocks: editor.replaced)

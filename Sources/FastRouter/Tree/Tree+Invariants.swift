@@ -39,6 +39,11 @@ enum TreeInvariants {
         var stack: [(node: Node, isStatic: Bool)] = [(roots.global, true)]
         while let (node, isStatic) = stack.popLast() {
             dynamic += node.wildcardCount + (isStatic ? 0 : node.terminalCount)
+            // A host comes with a scheme (docs/SEMANTICS.md §2): a lookup by the path reads none.
+            for terminal in node.terminalList {
+                precondition(terminal.shape.pointee.host == nil && terminal.shape.pointee.hostRank == 0,
+                             "invariant: the global table's routes have no host rule")
+            }
             node.forEachLiteral { stack.append(($0, isStatic)) }
             for edge in node.edgeList { stack.append((edge.child, false)) }
             if node.hasParameter { stack.append((node.parameterChild, false)) }

@@ -7,24 +7,31 @@
 /// splits and decodes it, and the segments are joined into the scratch as a canonical path.
 /// Both give the same answers (the differential test checks it).
 extension ScratchState {
-    /// Prepares a walk over `url` into ``WalkState/input``, with `core`'s options: `false` for an
-    /// invalid URL (docs/SEMANTICS.md §3.4).
+    /// Prepares a walk over `url` into ``WalkState/input``, given what ``scanPlainPath(_:_:)``
+    /// found (`end` is -1 for a URL that is not a plain path), with `core`'s options: `false`
+    /// for an invalid URL (docs/SEMANTICS.md §3.4).
+    /// - Complexity: one pass over a URL that is not a plain path; allocates only when it is
+    ///   longer than any this scratch has seen and must be copied.
+    @inline(__always)
+    mutating func takeURL(_ url: UnsafeBufferPointer<UInt8>, end: Int, slashes: UInt64, options core: RouterCore) -> Bool {
+        guard end >= 0 else { return loadFullURL(url, options: core) }
+        if urlExtras { clearURLExtras() }
+        takePlainPath(url, end: end, slashes: slashes, options: core)
+        return true
+    }
+
+    /// Makes the plain path `url` (``scanPlainPath(_:_:)`` gave its `end` and `slashes`) the
+    /// walk's input (``WalkState/input``), read where it is.
     ///
     /// Most URLs a server routes are a plain path: `/`, then bytes that need neither decoding nor
     /// a query split. Those are checked sixteen bytes at a time with two compares and walked
     /// where they are; everything else (a scheme, a query, an escape, a rare byte) goes through
-    /// ``scanFullURL(_:webSchemes:plusAsSpace:foldAll:)``, which decides the same URLs alike.
-    /// The input is written where the walk reads it, once: the walk's hot loop reads it there.
-    /// - Complexity: one pass over the URL; allocates only when it is longer than any this
-    ///   scratch has seen and must be copied.
+    /// ``loadFullURL(_:options:)``, which decides the same URLs alike. The input is written
+    /// where the walk reads it, once: the walk's hot loop reads it there.
     @inline(__always)
-    mutating func scanURL(_ url: UnsafeBufferPointer<UInt8>, options core: RouterCore) -> Bool {
-        // The plain path's check returns two words, so the input is built here, in registers.
-        let (end, slashes) = Self.scanPlainPath(url.baseAddress, url.count)
-        guard end >= 0 else { return loadFullURL(url, options: core) }
+    mutating func takePlainPath(_ url: UnsafeBufferPointer<UInt8>, end: Int, slashes: UInt64, options core: RouterCore) {
         // A plain path has bytes: the scan refused a URL without.
         let base = url.baseAddress.unsafelyUnwrapped
-        if urlExtras { clearURLExtras() }
         // Field by field: the host is already nil (only the full scan sets one, and the next
         // plain path clears it with the other extras).
         walk.input.bytes = base
@@ -39,13 +46,15 @@ extension ScratchState {
         // that end the walk never asks.
         walk.input.slashLimit = 64
         walk.input.startAhead = slashes &>> 1
-        return true
     }
 
-    /// ``scanURL(_:options:)`` for a URL that is not a plain path, with the router's options read
-    /// here, off the plain path's way.
+    /// Prepares a walk over `url`, which is not a plain path, into ``WalkState/input``, with
+    /// `core`'s options: `false` for an invalid URL (docs/SEMANTICS.md §3.4). The router's
+    /// options are read here, off the plain path's way.
+    /// - Complexity: one pass over the URL; allocates only when it is longer than any this
+    ///   scratch has seen and must be copied.
     @inline(never)
-    private mutating func loadFullURL(_ url: UnsafeBufferPointer<UInt8>, options core: RouterCore) -> Bool {
+    mutating func loadFullURL(_ url: UnsafeBufferPointer<UInt8>, options core: RouterCore) -> Bool {
         // A URL that lies in this scratch (a parameter value of the last lookup) is moved out of
         // the buffers the slow path writes.
         let url = holdsURL(url) ? setAside(url) : url
@@ -164,7 +173,7 @@ extension ScratchState {
                 LaneMask.of(block .== SIMD16(repeating: 0x2F)))
     }
 
-    /// ``scanURL(_:options:)`` for any URL: scheme and authority, the
+    /// ``loadFullURL(_:options:)`` for any URL: scheme and authority, the
     /// path's end and whether it is canonical, then the query and fragment; the slow path
     /// decodes what is not canonical.
     @inline(never)
