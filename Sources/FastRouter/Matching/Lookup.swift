@@ -97,7 +97,8 @@ extension RouterCore {
     /// A lookup by the path when the tables may answer so (``mayAnswerByPath``), else by the walk.
     @inline(__always)
     fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery, _ scratch: MatchScratch) -> LookupStatus {
-        mayAnswerByPath ? lookupByPath(url, method: method, scratch) : lookup(url, method: method, scratch, collectingAll: false)
+        mayAnswerByPath ? lookupByPath(url, method: method, scratch, as: LookupStatus.self)
+            : lookup(url, method: method, scratch, collectingAll: false)
     }
 
     @inline(__always)
@@ -122,9 +123,13 @@ extension RouterCore {
     /// routes at the node, a method other than GET, tables published since without the map)
     /// goes through the walk, which gives the same answers (docs/ARCHITECTURE.md, "Static
     /// paths").
+    ///
+    /// `Result` is what the caller wants back: the C entries' status, with the route made
+    /// current in `scratch`, or the Swift API's ``FoundMatch``, made here from the route without
+    /// making it current first (``LookupResult``).
     @inline(__always)
-    fileprivate func lookupByPath(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery,
-                                  _ scratch: MatchScratch) -> LookupStatus {
+    fileprivate func lookupByPath<Result: LookupResult>(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery,
+                                                         _ scratch: MatchScratch, as _: Result.Type) -> Result {
         let state = scratch.state
         forgetLeftovers(scratch)
         let (end, slashes) = ScratchState.scanPlainPath(url.baseAddress, url.count)
@@ -138,7 +143,7 @@ extension RouterCore {
                 guard let node = Walker.visitPath(StaticPaths(root: paths), base, end: end, readable: url.count) else {
                     scratch.slot.exit(holding: false)
                     state.pointee.clearCurrent()
-                    return .noMatch
+                    return Result.answer(.noMatch, scratch, self)
                 }
                 if node.terminalCount == 1 {
                     let found = node.terminalAddress(at: 0)
@@ -155,8 +160,7 @@ extension RouterCore {
                         } else {
                             scratch.slot.exit(holding: false)
                         }
-                        state.pointee.activate(lone: best)
-                        return .found
+                        return Result.foundByPath(best, scratch)
                     }
                 }
             }
@@ -165,9 +169,9 @@ extension RouterCore {
         }
         guard state.pointee.takeURL(url, end: end, slashes: slashes, options: self) else {
             state.pointee.clearCurrent()
-            return .invalidURL
+            return Result.answer(.invalidURL, scratch, self)
         }
-        return walkAndDecide(method: method, scratch)
+        return Result.answer(walkAndDecide(method: method, scratch), scratch, self)
     }
 
     /// Forgets what the last lookup left beyond its result. The last result itself stays until
@@ -358,6 +362,43 @@ extension RouterCore {
     }
 }
 
+/// What a lookup gives its caller (``RouterCore/lookupByPath``): the status, with the answer
+/// current in the scratch (the C entries, the ``Matcher``), or a ``FoundMatch`` (``Router/match(_:)``).
+protocol LookupResult {
+    /// The answer when a route without parameters, `terminal`, was found by the path alone
+    /// (``ScratchState/activate(lone:)``), its payload held when the router has payloads.
+    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> Self
+    /// The answer for `status`, which the lookup left in `scratch`.
+    static func answer(_ status: LookupStatus, _ scratch: MatchScratch, _ core: RouterCore) -> Self
+}
+
+extension LookupStatus: LookupResult {
+    @inline(__always)
+    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> LookupStatus {
+        scratch.state.pointee.activate(lone: terminal)
+        return .found
+    }
+
+    @inline(__always)
+    static func answer(_ status: LookupStatus, _ scratch: MatchScratch, _ core: RouterCore) -> LookupStatus { status }
+}
+
+extension FoundMatch: LookupResult {
+    /// The route itself, never made current: ``RouterCore/found(_:_:)`` would copy it out of the
+    /// scratch and forget it at once. The scratch's last result stays forgotten (the thread's
+    /// lookups through the Swift API leave none).
+    @inline(__always)
+    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> FoundMatch {
+        FoundMatch(routeID: terminal.routeID, payload: terminal.payload.unsafelyUnwrapped, parameters: nil,
+                   scratch: Unmanaged.passUnretained(scratch))
+    }
+
+    @inline(__always)
+    static func answer(_ status: LookupStatus, _ scratch: MatchScratch, _ core: RouterCore) -> FoundMatch {
+        core.found(status, scratch)
+    }
+}
+
 /// The method a lookup asks for (docs/SEMANTICS.md §3.7): none, a name as the request spelled
 /// it (any bytes: the lookup checks it is a token), or an ``HTTPMethod``'s word, which a token
 /// of up to eight bytes has.
@@ -388,7 +429,7 @@ package func matchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, 
 /// ``matchStatus(_:_:_:)`` for tables that may answer by the path (``RouterCore/lookupByPath``).
 @inline(never)
 private func pathMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
-    core.lookupByPath(url, method: .none, scratch).rawValue
+    core.lookupByPath(url, method: .none, scratch, as: LookupStatus.self).rawValue
 }
 
 /// ``matchStatus(_:_:_:)`` for any other tables.
@@ -411,7 +452,7 @@ package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>,
 /// arguments are ``matchStatus(_:_:_:)``'s: the method is known.
 @inline(never)
 private func pathGETStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
-    core.lookupByPath(url, method: .word(MethodTable.getWord), scratch).rawValue
+    core.lookupByPath(url, method: .word(MethodTable.getWord), scratch, as: LookupStatus.self).rawValue
 }
 
 /// ``matchStatus(_:method:_:_:)`` for any other tables.
@@ -437,7 +478,7 @@ extension RouterCore {
     /// the caller reads).
     @usableFromInline @inline(never)
     func bestMatchByPath(_ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-        found(lookupByPath(url, method: .none, scratch), scratch)
+        lookupByPath(url, method: .none, scratch, as: FoundMatch.self)
     }
 
     /// ``bestMatch(_:_:)`` for a request whose method has a word (``HTTPMethod/word``, not 0):
@@ -450,7 +491,7 @@ extension RouterCore {
     /// ``bestMatch(methodWord:_:_:)`` for tables that may answer by the path.
     @usableFromInline @inline(never)
     func bestMatchByPath(methodWord: UInt64, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-        found(lookupByPath(url, method: .word(methodWord), scratch), scratch)
+        lookupByPath(url, method: .word(methodWord), scratch, as: FoundMatch.self)
     }
 
     /// ``bestMatch(_:_:)`` for a request with any other method (a name over eight bytes): a
