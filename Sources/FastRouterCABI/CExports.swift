@@ -244,7 +244,9 @@ package func frRouterMatch(_ router: OpaquePointer?, _ url: UnsafePointer<CChar>
             return FRStatus.invalidArgument
         }
         // The lookup's own function returns the C status: the call is a jump (see matchStatus).
-        return routerCore(router)._withUnsafeGuaranteedRef { matchStatus($0, url, scratch) }
+        return routerCore(router)._withUnsafeGuaranteedRef { core in
+            core.mayAnswerByPath ? pathMatchStatus(core, url, scratch) : matchStatus(core, url, scratch)
+        }
     }
 }
 
@@ -262,7 +264,12 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
             scratch.clearResult()
             return FRStatus.invalidArgument
         }
-        return routerCore(router)._withUnsafeGuaranteedRef { matchStatus($0, method: method, url, scratch) }
+        return routerCore(router)._withUnsafeGuaranteedRef { core in
+            if core.mayAnswerByPath {
+                if isGET(method) { return pathGETStatus(core, method: method, url, scratch) }
+            }
+            return matchStatus(core, method: method, url, scratch)
+        }
     }
 }
 

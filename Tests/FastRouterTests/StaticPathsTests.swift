@@ -172,56 +172,74 @@ import Testing
     }
 
     /// A lookup answered by the whole path (``RouterCore/lookupByPath``) gives the walk's answer
-    /// for every URL and method: one route at a path or several, methods, priorities, host
-    /// rules, paths the map lacks, URLs that are not a plain path; through the C entry's
-    /// function, the Swift API and the ``Matcher``.
+    /// for every URL and method: one route at a path or several, methods, priorities, paths the
+    /// map lacks, URLs that are not a plain path, scheme tables; through the C entries'
+    /// functions (on a router without payloads, as the C ABI's), the Swift API and the
+    /// ``Matcher``.
     @Test func answersByPathAgreeWithTheWalk() throws {
+        let routes: [(pattern: String, methods: [HTTPMethod], priority: Int32)] = [
+            ("/", [], 0), ("/a", [], 0), ("/a/b", [.get], 0), ("/a/c", [.post], 0), ("/a/d", [.get], 0),
+            ("/a/d", [.head], 0), ("/p", [], 0), ("/p", [], 2), ("https://api.example.com/h", [], 0),
+            ("http://*.example.com/w", [], 0), ("/long/path/with/many/segments/index.html", [], 0),
+            ("/m", [HTTPMethod(rawValue: "PURGE")!], 0),
+        ]
         let router = Router<Int>()
-        try router.add("/", id: 1, value: 1)
-        try router.add("/a", id: 2, value: 2)
-        try router.add("/a/b", methods: [.get], id: 3, value: 3)
-        try router.add("/a/c", methods: [.post], id: 4, value: 4)
-        try router.add("/a/d", methods: [.get], id: 5, value: 5)
-        try router.add("/a/d", methods: [.head], id: 6, value: 6)
-        try router.add("/p", id: 7, value: 7)
-        try router.add("/p", priority: 2, id: 8, value: 8)
-        try router.add("https://api.example.com/h", id: 9, value: 9)
-        try router.add("http://*.example.com/w", id: 10, value: 10)
-        try router.add("/long/path/with/many/segments/index.html", id: 11, value: 11)
-        try router.add("/m", methods: [HTTPMethod(rawValue: "PURGE")!], id: 12, value: 12)
-        #expect(router.core.mayAnswerByPath)
-        let urls = ["/", "/a", "/a/", "/a/b", "/a/c", "/a/d", "/a/x", "/p", "/h", "/w", "http://a.example.com/w", "/m", "/missing",
-                    "/long/path/with/many/segments/index.html", "/long/path/with/many/segments/index.htm", "/a?q=1",
-                    "/a#f", "https://api.example.com/h", "http://example.com/a", "/a%2Fb", "//a", "", "a", "/A"]
-        let methods: [HTTPMethod?] = [nil, .get, .head, .post, .delete, HTTPMethod(rawValue: "PURGE")!, HTTPMethod(rawValue: "LONGMETHODNAME")!]
+        let plain = RouterCore(options: RouterOptions())
+        for (index, route) in routes.enumerated() {
+            try router.add(route.pattern, methods: route.methods, priority: route.priority, id: UInt64(index + 1), value: index)
+            let list = Array(route.methods.map(\.rawValue).joined(separator: ",").utf8)
+            try Array(route.pattern.utf8).withUnsafeBufferPointer { pattern throws(RouterError) in
+                try list.withUnsafeBufferPointer { methods throws(RouterError) in
+                    try plain.add(pattern: pattern, methods: methods, priority: route.priority, id: UInt64(index + 1))
+                }
+            }
+        }
+        #expect(router.core.mayAnswerByPath && plain.mayAnswerByPath)
+        let urls = ["/", "/a", "/a/", "/a/b", "/a/c", "/a/d", "/a/x", "/p", "/h", "/w", "http://a.example.com/w", "/m",
+                    "/missing", "/long/path/with/many/segments/index.html", "/long/path/with/many/segments/index.htm",
+                    "/a?q=1", "/a#f", "https://api.example.com/h", "http://example.com/a", "/a%2Fb", "//a", "", "a", "/A"]
+        let methods: [HTTPMethod?] = [nil, .get, .head, .post, .delete, HTTPMethod(rawValue: "PURGE")!,
+                                      HTTPMethod(rawValue: "LONGMETHODNAME")!]
         let walked = MatchScratch(), answered = MatchScratch()
         for url in urls {
+            let bytes = Array(url.utf8)
             for method in methods {
-                let bytes = Array(url.utf8)
-                let expected = bytes.withUnsafeBufferPointer { Answer(router.core.walk(method: method, url: $0, into: walked), walked) }
+                let label = "\(method?.rawValue ?? "no method") \(url)"
+                // The C entries: as fr_router_match and fr_router_match_method choose.
+                let expectedC = bytes.withUnsafeBufferPointer { Answer(plain.walk(method: method, url: $0, into: walked), walked) }
                 let viaC = bytes.withUnsafeBufferPointer { url in
-                    Answer(LookupStatus(rawValue: method.map { method in
-                        Array(method.rawValue.utf8).withUnsafeBufferPointer { matchStatus(router.core, method: $0, url, answered) }
-                    } ?? matchStatus(router.core, url, answered))!, answered)
+                    let status: Int32
+                    if let method {
+                        status = Array(method.rawValue.utf8).withUnsafeBufferPointer { method in
+                            plain.mayAnswerByPath && isGET(method) ? pathGETStatus(plain, method: method, url, answered)
+                                : matchStatus(plain, method: method, url, answered)
+                        }
+                    } else {
+                        status = plain.mayAnswerByPath ? pathMatchStatus(plain, url, answered) : matchStatus(plain, url, answered)
+                    }
+                    return Answer(LookupStatus(rawValue: status)!, answered)
                 }
-                #expect(viaC == expected, "\(method?.rawValue ?? "no method") \(url)")
+                #expect(viaC == expectedC, "\(label)")
+                // The Matcher's and the package's entries.
+                let expected = bytes.withUnsafeBufferPointer { Answer(router.core.walk(method: method, url: $0, into: walked), walked) }
                 let viaCore = bytes.withUnsafeBufferPointer { url in
                     Answer(method.map { router.core.match(method: $0, url: url, into: answered) }
                         ?? router.core.match(url: url, into: answered), answered)
                 }
-                #expect(viaCore == expected, "\(method?.rawValue ?? "no method") \(url)")
+                #expect(viaCore == expected, "\(label)")
+                #expect(expected.route == expectedC.route && expected.status == expectedC.status, "\(label)")
                 // The Swift API: the same route, or the same failure.
                 if let method {
                     switch try? router.match(url, method: method) {
-                    case .matched(let match)?: #expect(expected.status == .found && match.routeID == expected.route, "\(url)")
-                    case .methodNotAllowed?: #expect(expected.status == .methodNotAllowed, "\(url)")
-                    case .notFound?: #expect(expected.status == .noMatch, "\(url)")
-                    case nil: #expect(expected.status == .invalidURL, "\(url)")
+                    case .matched(let match)?: #expect(expected.status == .found && match.routeID == expected.route, "\(label)")
+                    case .methodNotAllowed?: #expect(expected.status == .methodNotAllowed, "\(label)")
+                    case .notFound?: #expect(expected.status == .noMatch, "\(label)")
+                    case nil: #expect(expected.status == .invalidURL, "\(label)")
                     }
                 } else {
                     switch Result(catching: { () throws(RouterError) in try router.match(url) }) {
-                    case .success(let match): #expect(match?.routeID == (expected.status == .found ? expected.route : nil), "\(url)")
-                    case .failure: #expect(expected.status == .invalidURL, "\(url)")
+                    case .success(let match): #expect(match?.routeID == (expected.status == .found ? expected.route : nil), "\(label)")
+                    case .failure: #expect(expected.status == .invalidURL, "\(label)")
                     }
                 }
             }

@@ -97,7 +97,7 @@ extension RouterCore {
     /// A lookup by the path when the tables may answer so (``mayAnswerByPath``), else by the walk.
     @inline(__always)
     fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery, _ scratch: MatchScratch) -> LookupStatus {
-        mayAnswerByPath ? lookupByPath(url, method: method, scratch, as: LookupStatus.self)
+        mayAnswerByPath ? lookupByPath(url, method: method, scratch, as: LookupStatus.self, payloads: holdsPayloads)
             : lookup(url, method: method, scratch, collectingAll: false)
     }
 
@@ -124,18 +124,21 @@ extension RouterCore {
     /// goes through the walk, which gives the same answers (docs/ARCHITECTURE.md, "Static
     /// paths").
     ///
-    /// `Result` is what the caller wants back: the C entries' status, with the route made
+    /// `payloads` is ``holdsPayloads``, or `false` where the caller knows the router has none (the
+    /// C entries'). `Result` is what the caller wants back: the C entries' status, with the route made
     /// current in `scratch`, or the Swift API's ``FoundMatch``, made here from the route without
     /// making it current first (``LookupResult``).
     @inline(__always)
     fileprivate func lookupByPath<Result: LookupResult>(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery,
-                                                         _ scratch: MatchScratch, as _: Result.Type) -> Result {
+                                                         _ scratch: MatchScratch, as _: Result.Type,
+                                                         payloads: Bool) -> Result {
         let state = scratch.state
         forgetLeftovers(scratch)
         let (end, slashes) = ScratchState.scanPlainPath(url.baseAddress, url.count)
+        // A method other than GET (bit 0) is the walk's, but for a word: no route accepts bit 0,
+        // so the test below sends it there, or a path the map lacks answers it.
         let bit = pathMethodBit(method)
-        if end > 0 && bit != 0 {
-            if state.pointee.urlExtras { state.pointee.clearURLExtras() }
+        if end > 0 && (bit != 0 || !method.isName) {
             scratch.slot.enter(router: tag)
             let roots = tables.current
             if let paths = roots.staticPaths.root {
@@ -153,7 +156,7 @@ extension RouterCore {
                     if method.isNone || shape.pointee.methods & bit != 0 {
                         var best = Terminal(shape: shape, priority: found.pointee.priority, record: found.pointee.record,
                                             routeID: found.pointee.routeID, payload: nil, sequence: 0)
-                        if holdsPayloads {
+                        if payloads {
                             best.payload = found.pointee.payload
                             scratch.slot.list(count: 1) { _ in best.payload }
                             scratch.slot.exit(holding: true)
@@ -176,12 +179,22 @@ extension RouterCore {
 
     /// Forgets what the last lookup left beyond its result. The last result itself stays until
     /// this lookup replaces it (``ScratchState/activate``) or a failure clears it.
+    /// The URL's extras (``ScratchState/urlExtras``) go too: a plain path has none, and the full
+    /// scan writes its own.
     @inline(__always)
     fileprivate func forgetLeftovers(_ scratch: MatchScratch) {
-        if scratch.state.pointee.leftovers {
+        if scratch.state.pointee.pending != 0 { Self.forgetPending(scratch) }
+    }
+
+    /// ``forgetLeftovers(_:)`` when there is something to forget: off the common path.
+    @inline(never)
+    private static func forgetPending(_ scratch: MatchScratch) {
+        let state = scratch.state
+        if state.pointee.leftovers {
             scratch.slot.unpin()
-            scratch.state.pointee.clearLeftovers()
+            state.pointee.clearLeftovers()
         }
+        if state.pointee.urlExtras { state.pointee.clearURLExtras() }
     }
 
     /// ``walkAndDecide(method:_:collectingAll:)`` out of line, for ``lookupByPath``'s rare URLs.
@@ -413,53 +426,58 @@ enum MethodQuery {
         if case .none = self { return true }
         return false
     }
+
+    /// Whether the method is a name, which may not be a token.
+    @inline(__always)
+    var isName: Bool {
+        if case .name = self { return true }
+        return false
+    }
 }
 
 // MARK: The C entry points' lookups
 
+// Free functions whose arguments lie where the C entry's own do (router, URL bytes and length,
+// match) and whose result is the status's C number (``LookupStatus/rawValue``): the entry then
+// ends with a jump here rather than a call, and a lookup runs in one frame instead of two (17
+// instructions fewer per lookup in `make perf`). The entry chooses among them with
+// ``RouterCore/mayAnswerByPath``. A router made through the C ABI carries no payloads.
+
 /// ``RouterCore/match(url:into:)`` for the C entry point `fr_router_match`, once it has checked
-/// its arguments. A free function whose arguments lie where the entry's own do (router, URL
-/// bytes and length, match) and whose result is the status's C number
-/// (``LookupStatus/rawValue``): the entry then ends with a jump here rather than a call, and a
-/// lookup runs in one frame instead of two (17 instructions fewer per lookup in `make perf`).
+/// its arguments, through the walk.
 package func matchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
-    core.mayAnswerByPath ? pathMatchStatus(core, url, scratch) : walkMatchStatus(core, url, scratch)
-}
-
-/// ``matchStatus(_:_:_:)`` for tables that may answer by the path (``RouterCore/lookupByPath``).
-@inline(never)
-private func pathMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
-    core.lookupByPath(url, method: .none, scratch, as: LookupStatus.self).rawValue
-}
-
-/// ``matchStatus(_:_:_:)`` for any other tables.
-@inline(never)
-private func walkMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
     core.lookup(url, method: .none, scratch, collectingAll: false).rawValue
 }
 
+/// ``matchStatus(_:_:_:)`` for tables that may answer by the path (``RouterCore/lookupByPath``).
+package func pathMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
+    assert(!core.holdsPayloads, "a C router's routes carry no payload")
+    return core.lookupByPath(url, method: .none, scratch, as: LookupStatus.self, payloads: false).rawValue
+}
+
 /// ``RouterCore/match(method:url:into:)`` for the C entry point `fr_router_match_method`, as
-/// ``matchStatus(_:_:_:)`` is for `fr_router_match`: its arguments where the entry's are.
+/// ``matchStatus(_:_:_:)`` is for `fr_router_match`, through the walk.
 package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
                          _ scratch: MatchScratch) -> Int32 {
-    // GET, most requests' method, is the one a lookup by path answers: the same lookup as
-    // without a method, but for the route's methods.
-    if core.mayAnswerByPath && MethodTable.isGET(method) { return pathGETStatus(core, url, scratch) }
-    return walkMatchStatus(core, method: method, url, scratch)
-}
-
-/// ``matchStatus(_:method:_:_:)`` for a GET request and tables that may answer by the path. Its
-/// arguments are ``matchStatus(_:_:_:)``'s: the method is known.
-@inline(never)
-private func pathGETStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> Int32 {
-    core.lookupByPath(url, method: .word(MethodTable.getWord), scratch, as: LookupStatus.self).rawValue
-}
-
-/// ``matchStatus(_:method:_:_:)`` for any other tables.
-@inline(never)
-private func walkMatchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
-                             _ scratch: MatchScratch) -> Int32 {
     core.lookup(url, method: RouterCore.requested(method), scratch, collectingAll: false).rawValue
+}
+
+/// ``matchStatus(_:method:_:_:)`` for a GET request (``isGET(_:)``) and tables that may answer
+/// by the path. Its arguments are ``matchStatus(_:method:_:_:)``'s, where the entry has them,
+/// though the method is known.
+package func pathGETStatus(_ core: RouterCore, method _: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
+                           _ scratch: MatchScratch) -> Int32 {
+    assert(!core.holdsPayloads, "a C router's routes carry no payload")
+    return core.lookupByPath(url, method: .word(MethodTable.getWord), scratch, as: LookupStatus.self, payloads: false).rawValue
+}
+
+/// Whether `method` is `GET`, most requests' method and the one a lookup by the path answers:
+/// three bytes compared, inlined into the C entry.
+@inlinable @inline(__always)
+package func isGET(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard method.count == 3 else { return false }
+    let base = UnsafeRawPointer(method.baseAddress.unsafelyUnwrapped)
+    return base.loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base.load(fromByteOffset: 2, as: UInt8.self) == 0x54
 }
 
 // MARK: The Swift API's lookups
@@ -478,7 +496,7 @@ extension RouterCore {
     /// the caller reads).
     @usableFromInline @inline(never)
     func bestMatchByPath(_ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-        lookupByPath(url, method: .none, scratch, as: FoundMatch.self)
+        lookupByPath(url, method: .none, scratch, as: FoundMatch.self, payloads: holdsPayloads)
     }
 
     /// ``bestMatch(_:_:)`` for a request whose method has a word (``HTTPMethod/word``, not 0):
@@ -491,7 +509,7 @@ extension RouterCore {
     /// ``bestMatch(methodWord:_:_:)`` for tables that may answer by the path.
     @usableFromInline @inline(never)
     func bestMatchByPath(methodWord: UInt64, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-        lookupByPath(url, method: .word(methodWord), scratch, as: FoundMatch.self)
+        lookupByPath(url, method: .word(methodWord), scratch, as: FoundMatch.self, payloads: holdsPayloads)
     }
 
     /// ``bestMatch(_:_:)`` for a request with any other method (a name over eight bytes): a

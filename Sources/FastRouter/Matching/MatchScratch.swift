@@ -143,8 +143,11 @@ struct ScratchState {
     /// True when the last URL took the slow path.
     var slowPath = false
     /// True when the last URL may have set a scheme, host, fragment or query pairs, or took the
-    /// slow path: a plain path clears them first (``clearURLExtras()``).
-    var urlExtras = false
+    /// slow path: the next lookup clears them first (``clearURLExtras()``).
+    var urlExtras: Bool {
+        get { pending & Self.urlExtrasBit != 0 }
+        set { pending = newValue ? pending | Self.urlExtrasBit : pending & ~Self.urlExtrasBit }
+    }
     var fragment: UnsafePointer<UInt8>?
     var fragmentLength = 0
     @usableFromInline var queryPairs = FlatBuffer<QueryPair>(capacity: 8)
@@ -178,7 +181,15 @@ struct ScratchState {
     /// True when the last lookup left state beyond its result: declines, a pin, a collected
     /// list, the methods of a 405. The next lookup clears it first (``clearLeftovers()``); most
     /// lookups leave none, and their next lookup resets only the result's few words.
-    var leftovers = false
+    var leftovers: Bool {
+        get { pending & Self.leftoversBit != 0 }
+        set { pending = newValue ? pending | Self.leftoversBit : pending & ~Self.leftoversBit }
+    }
+    /// ``leftovers`` and ``urlExtras`` in one byte: a lookup tests both with one compare, and
+    /// most find it 0.
+    var pending: UInt8 = 0
+    static let leftoversBit: UInt8 = 1
+    static let urlExtrasBit: UInt8 = 2
 
     // The current candidate's result, read by the accessors: its parameters are laid out only
     // when read (names from its shape's layout, values at its captures), then the query pairs.
@@ -396,8 +407,8 @@ struct ScratchState {
     /// parameters, so what the last lookup left there stays.
     @inline(__always)
     mutating func activate(lone terminal: Terminal) {
+        // Not ``currentTable``: only declines read it, and such a route has none.
         current = terminal
-        currentTable = 1
         resultRouteID = terminal.routeID
         resultNameCount = 0
         resultCount = 0

@@ -15,7 +15,6 @@ extension ScratchState {
     @inline(__always)
     mutating func takeURL(_ url: UnsafeBufferPointer<UInt8>, end: Int, slashes: UInt64, options core: RouterCore) -> Bool {
         guard end >= 0 else { return loadFullURL(url, options: core) }
-        if urlExtras { clearURLExtras() }
         takePlainPath(url, end: end, slashes: slashes, options: core)
         return true
     }
@@ -33,7 +32,7 @@ extension ScratchState {
         // A plain path has bytes: the scan refused a URL without.
         let base = url.baseAddress.unsafelyUnwrapped
         // Field by field: the host is already nil (only the full scan sets one, and the next
-        // plain path clears it with the other extras).
+        // lookup clears it with the other extras, see ``ScratchState/urlExtras``).
         walk.input.bytes = base
         walk.input.values = base
         walk.input.start = 0
