@@ -394,6 +394,16 @@ struct Walker {
     /// that `make perf` counts it as a lookup's walk.
     @inline(never)
     static func visitPath(_ paths: StaticPaths, _ bytes: UnsafePointer<UInt8>, end: Int, readable: Int) -> Node? {
+        // A buffer of under a word is read byte by byte (``SegmentHash/partialWord(_:at:end:)``),
+        // in a call of its own: this one then calls nothing and saves no register.
+        guard readable >= 8 else { return visitShortPath(paths, bytes, end: end, readable: readable) }
+        return paths.node(key: StaticPathKey(bytes, from: 0, end: end, readable: readable), path: UnsafeRawPointer(bytes),
+                          length: end)
+    }
+
+    /// ``visitPath(_:_:end:readable:)`` in a buffer of under 8 bytes.
+    @inline(never)
+    private static func visitShortPath(_ paths: StaticPaths, _ bytes: UnsafePointer<UInt8>, end: Int, readable: Int) -> Node? {
         paths.node(key: StaticPathKey(bytes, from: 0, end: end, readable: readable), path: UnsafeRawPointer(bytes), length: end)
     }
 

@@ -78,7 +78,13 @@ struct StaticPathEntry {
     @inline(__always)
     func matches(last: UInt64, path: UnsafeRawPointer, length: Int) -> Bool {
         guard self.length == length && self.last == last else { return false }
-        return ByteComparison.wordsBeforeLastEqual(path, bytes, from: 0, length: length)
+        // The first two words without a loop, as the key mixes them (``StaticPathKey``).
+        guard length > 8 else { return true }
+        guard path.loadUnaligned(as: UInt64.self) == bytes.loadUnaligned(as: UInt64.self) else { return false }
+        guard length > 16 else { return true }
+        guard path.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        else { return false }
+        return ByteComparison.wordsBeforeLastEqual(path, bytes, from: 16, length: length)
     }
 
     static func make(path: [UInt8], node: Node) -> StaticPathEntry {
@@ -307,10 +313,21 @@ struct StaticPathKey: Hashable {
     init(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int, readable: Int) {
         let length = end &- start
         var hash = UInt64(truncatingIfNeeded: length)
+        let base = UnsafeRawPointer(bytes)
         var index = start
-        while end &- index > 8 {
-            hash = SegmentHash.mix(hash, UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+        // Most paths are a few words: the first two are mixed without a loop, whose set-up
+        // (compilers unroll it) costs more than they do.
+        if end &- index > 8 {
+            hash = SegmentHash.mix(hash, base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             index &+= 8
+            if end &- index > 8 {
+                hash = SegmentHash.mix(hash, base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                index &+= 8
+                while end &- index > 8 {
+                    hash = SegmentHash.mix(hash, base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    index &+= 8
+                }
+            }
         }
         last = length >= 8 ? UnsafeRawPointer(bytes + (end &- 8)).loadUnaligned(as: UInt64.self)
             : SegmentHash.head(bytes, from: start, end: end, readable: readable)
