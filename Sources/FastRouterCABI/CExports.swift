@@ -265,10 +265,8 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
             return FRStatus.invalidArgument
         }
         return routerCore(router)._withUnsafeGuaranteedRef { core in
-            if core.mayAnswerByPath {
-                if isGET(method) { return pathGETStatus(core, method: method, url, scratch) }
-            }
-            return matchStatus(core, method: method, url, scratch)
+            guard core.mayAnswerByPath else { return matchStatus(core, method: method, url, scratch) }
+            return isGET(method) ? pathGETStatus(core, method: method, url, scratch) : matchStatus(core, method: method, url, scratch)
         }
     }
 }

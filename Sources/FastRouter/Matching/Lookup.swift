@@ -1,13 +1,14 @@
 /// One lookup, as a pipeline (docs/ARCHITECTURE.md, "One lookup through the C API"):
 /// scan the URL → enter the reader slot → walk the tables → decide (found, 405, none) → leave the
-/// slot → make the best candidate current.
+/// slot → make the best candidate current. A table without dynamic routes answers most paths by
+/// the whole path instead of the walk (``lookupByPath``, docs/ARCHITECTURE.md, "Static paths").
 ///
 /// Every stage pays only for what the URL and the tables use: a found route overwrites the last
-/// result and a failure clears it, and what an earlier lookup left for declines or a 405 is
-/// cleared only when one did (``ScratchState/leftovers``); the query, the host, the method and
-/// declines cost nothing when the URL has none. The scan (`ScratchState.scanPlainPath`, or
-/// `scanFullURL` for any other URL) and the walk (`Walker.visit`) are functions of their own so
-/// that `make perf` can count each stage.
+/// result and a failure clears it, and what an earlier lookup left for declines, a 405 or a URL's
+/// extras is cleared only when one did (``ScratchState/pending``); the query, the host, the
+/// method and declines cost nothing when the URL has none. The scan (`ScratchState.scanPlainPath`,
+/// or `scanFullURL` for any other URL) and the walk (`Walker.visit`, `Walker.visitPath`) are
+/// functions of their own so that `make perf` can count each stage.
 extension RouterCore {
     /// Finds the best candidate for `url` and makes it current in `scratch`.
     /// Returns `.found`, `.noMatch` or `.invalidURL`.
