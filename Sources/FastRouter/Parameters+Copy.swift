@@ -17,15 +17,25 @@ extension ParameterStorage {
     }
 
     /// ``make(_:)`` for the common match: path parameters, nothing else.
-    @inline(never)
+    @inline(__always)
     private static func makePath(_ state: UnsafeMutablePointer<ScratchState>, _ named: Int) -> ParameterStorage {
-        let captures = state.pointee.resultCaptures.unsafelyUnwrapped
+        makePath(state.pointee.resultCaptures.unsafelyUnwrapped, named, layout: state.pointee.resultLayout,
+                 values: state.pointee.resultValues.unsafelyUnwrapped, reusing: &state.pointee.spareParameters)
+    }
+
+    /// The storage of a match of `named` path parameters and nothing else: their names'
+    /// `layout`, their `captures` into `values` (the URL, or the slow path's copy). Also what the
+    /// Swift API's lookup calls straight from the walk, the match never made current
+    /// (``FoundMatch/found(_:table:captures:input:_:_:)``).
+    @inline(never)
+    static func makePath(_ captures: UnsafePointer<Capture>, _ named: Int, layout names: UnsafePointer<ParameterLayoutEntry>?,
+                         values: UnsafePointer<UInt8>, reusing spare: inout ParameterStorage?) -> ParameterStorage {
         let block = blockLength(captures, named)
         let strings = 2 &* named
-        let storage = make(Contents(pairCount: named, namedCount: named, layout: state.pointee.resultLayout,
+        let storage = make(Contents(pairCount: named, namedCount: named, layout: names,
                                     segmentCount: 0, fragment: -1, stringCount: strings),
-                           byteCount: block, reusing: &state.pointee.spareParameters)
-        copyBlock(block, of: state, captures, named, to: storage.layout)
+                           byteCount: block, reusing: &spare)
+        copyBlock(block, from: values, captures, named, to: storage.layout)
         return storage
     }
 
@@ -43,11 +53,11 @@ extension ParameterStorage {
     /// Copies the path's values as one block, and makes each capture the span of its value: a
     /// capture is a (start, length) pair of 32-bit numbers into the block as it stands.
     @inline(__always)
-    private static func copyBlock(_ block: Int, of state: UnsafeMutablePointer<ScratchState>,
+    private static func copyBlock(_ block: Int, from values: UnsafePointer<UInt8>?,
                                   _ captures: UnsafePointer<Capture>, _ named: Int, to layout: Layout) {
         if block > 0 {
             // Values may lie in the caller's URL, which has no readable bytes past its end.
-            layout.bytes.initialize(from: state.pointee.resultValues.unsafelyUnwrapped, count: block)
+            layout.bytes.initialize(from: values.unsafelyUnwrapped, count: block)
         }
         for index in 0..<named {
             let capture = captures[index]
@@ -80,7 +90,7 @@ extension ParameterStorage {
                                 segmentCount: segments, fragment: fragmentIndex, stringCount: strings)
         let storage = make(contents, byteCount: byteCount, reusing: &state.pointee.spareParameters)
         let layout = storage.layout
-        copyBlock(block, of: state, captures, named, to: layout)
+        copyBlock(block, from: state.pointee.resultValues, captures, named, to: layout)
         if segments > 0, let values = state.pointee.resultValues {
             var index = 2 &* pairs
             state.pointee.forEachWildcardSegment { start, count in

@@ -105,14 +105,22 @@ extension RouterCore {
     @inline(__always)
     fileprivate func lookup(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery, _ scratch: MatchScratch,
                             collectingAll: Bool) -> LookupStatus {
+        lookup(url, method: method, scratch, collectingAll: collectingAll, as: LookupStatus.self)
+    }
+
+    /// ``lookup(_:method:_:collectingAll:)`` giving back `Result` (see ``LookupResult``).
+    @inline(__always)
+    fileprivate func lookup<Result: LookupResult>(_ url: UnsafeBufferPointer<UInt8>, method: MethodQuery,
+                                                   _ scratch: MatchScratch, collectingAll: Bool,
+                                                   as _: Result.Type) -> Result {
         let state = scratch.state
         forgetLeftovers(scratch)
         let (end, slashes) = ScratchState.scanPlainPath(url.baseAddress, url.count)
         guard state.pointee.takeURL(url, end: end, slashes: slashes, options: self) else {
             state.pointee.clearCurrent()
-            return .invalidURL
+            return Result.answer(.invalidURL, scratch, self)
         }
-        return walkAndDecide(method: method, scratch, collectingAll: collectingAll)
+        return walkAndDecide(method: method, scratch, collectingAll: collectingAll, as: Result.self)
     }
 
     /// ``lookup(_:method:_:collectingAll:)`` for a router whose last publication said a plain path
@@ -175,7 +183,7 @@ extension RouterCore {
             state.pointee.clearCurrent()
             return Result.answer(.invalidURL, scratch, self)
         }
-        return Result.answer(walkAndDecide(method: method, scratch), scratch, self)
+        return walkAndDecide(method: method, scratch, as: Result.self)
     }
 
     /// Forgets what the last lookup left beyond its result. The last result itself stays until
@@ -198,17 +206,19 @@ extension RouterCore {
         if state.pointee.urlExtras { state.pointee.clearURLExtras() }
     }
 
-    /// ``walkAndDecide(method:_:collectingAll:)`` out of line, for ``lookupByPath``'s rare URLs.
+    /// ``walkAndDecide(method:_:collectingAll:as:)`` out of line, for ``lookupByPath``'s rare URLs.
     @inline(never)
-    fileprivate func walkAndDecide(method: MethodQuery, _ scratch: MatchScratch) -> LookupStatus {
-        walkAndDecide(method: method, scratch, collectingAll: false)
+    fileprivate func walkAndDecide<Result: LookupResult>(method: MethodQuery, _ scratch: MatchScratch,
+                                                          as _: Result.Type) -> Result {
+        walkAndDecide(method: method, scratch, collectingAll: false, as: Result.self)
     }
 
     /// The pipeline after the scan, over the input it prepared: enter the reader slot, resolve
     /// the method, walk the tables, decide (found, 405, none), leave the slot, make the best
     /// candidate current.
     @inline(__always)
-    fileprivate func walkAndDecide(method: MethodQuery, _ scratch: MatchScratch, collectingAll: Bool) -> LookupStatus {
+    fileprivate func walkAndDecide<Result: LookupResult>(method: MethodQuery, _ scratch: MatchScratch,
+                                                          collectingAll: Bool, as _: Result.Type) -> Result {
         let state = scratch.state
         let walk = state.pointer(to: \.walk).unsafelyUnwrapped
         scratch.slot.enter(router: tag)
@@ -231,7 +241,7 @@ extension RouterCore {
                 if bit == 0 && !HTTPMethod.isToken(method) {
                     scratch.slot.exit(holding: false)
                     state.pointee.clearCurrent()
-                    return .invalidMethod
+                    return Result.answer(.invalidMethod, scratch, self)
                 }
                 walk.pointee.methodBit = bit
                 // Only HEAD has HEAD's word (see ``MethodTable/word(_:)``).
@@ -248,7 +258,7 @@ extension RouterCore {
                 if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
             }
         }
-        if collectingAll { return collectAll(walk.pointee.input, scratch, roots) }
+        if collectingAll { return Result.answer(collectAll(walk.pointee.input, scratch, roots), scratch, self) }
         let table: Int
         if roots.dynamicRoutes == 0 && walk.pointee.input.foldLimit == 0 && walk.pointee.input.end != walk.pointee.input.start
             && state.pointee.scheme == nil {
@@ -264,22 +274,24 @@ extension RouterCore {
             countLimitHits(walk)
             state.pointee.clearCurrent()
             noteMethodNotAllowed(state, walk.pointee.rejectedMethods)
-            return .methodNotAllowed
+            return Result.answer(.methodNotAllowed, scratch, self)
         }
         guard let found = walk.pointee.best else {
             scratch.slot.exit(holding: false)
             countLimitHits(walk)
             state.pointee.clearCurrent()
-            return .noMatch
+            return Result.answer(.noMatch, scratch, self)
         }
         let mayDecline = walk.pointee.skipped
+        // Declines are kept only for a caller that may ask for them (``LookupResult/keepsDeclines``).
+        let keepsDeclines = Result.keepsDeclines && mayDecline
         // Copied out of its node while the reader is still inside the lookup (see
         // ``WalkState/best``): the payload only for a router whose routes carry one, and the
         // sequence not at all (a decline reads it where it lies, in the version it pins), so
         // that a lookup reads no more of the node than the terminal's first line (``Terminal``).
         var best = Terminal(shape: found.pointee.shape, priority: found.pointee.priority, record: found.pointee.record,
                             routeID: found.pointee.routeID, payload: nil, sequence: 0)
-        if mayDecline {
+        if keepsDeclines {
             // Declines walk this very version: keep it (and, in Swift, every value it holds).
             scratch.slot.pin(roots.version)
             state.pointee.pinnedRoots = roots
@@ -298,12 +310,12 @@ extension RouterCore {
             state.pointee.core = Unmanaged.passUnretained(self)
             state.pointee.coreIdentity = identity
             state.pointee.keepForDeclines(walk.pointee.input)
-            // A regex that hit its limit set `skipped` too (see ``WalkState/skipped``).
-            countLimitHits(walk)
         }
+        // A regex that hit its limit set `skipped` too (see ``WalkState/skipped``).
+        if mayDecline { countLimitHits(walk) }
         if holdsPayloads {
             best.payload = found.pointee.payload
-            if mayDecline {
+            if keepsDeclines {
                 scratch.slot.list(count: ReaderSlot.heldCapacity + 1) { _ in nil }
             } else {
                 scratch.slot.list(count: 1) { _ in best.payload }
@@ -312,8 +324,7 @@ extension RouterCore {
         } else {
             scratch.slot.exit(holding: false)
         }
-        state.pointee.activate(best, table: table, captures: walk.pointee.bestCaptures, input: walk.pointee.input)
-        return .found
+        return Result.found(best, table: table, captures: walk.pointee.bestCaptures, input: walk.pointee.input, scratch, self)
     }
 
     /// Walks the URL's scheme table, then (when nothing there matched and the fallback applies)
@@ -379,6 +390,14 @@ extension RouterCore {
 /// What a lookup gives its caller (``RouterCore/lookupByPath``): the status, with the answer
 /// current in the scratch (the C entries, the ``Matcher``), or a ``FoundMatch`` (``Router/match(_:)``).
 protocol LookupResult {
+    /// Whether the caller may decline the answer: the lookup then keeps what a decline needs
+    /// (the path, a pin of the tables' version) when it passed over a candidate.
+    static var keepsDeclines: Bool { get }
+    /// The answer when the walk found `terminal` (its payload held when the router has
+    /// payloads), in `table` (0 the scheme's, 1 the global one), its parameters at `captures`
+    /// into `input` (``ScratchState/activate(_:table:captures:input:)``).
+    static func found(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput,
+                      _ scratch: MatchScratch, _ core: RouterCore) -> Self
     /// The answer when a route without parameters, `terminal`, was found by the path alone
     /// (``ScratchState/activate(lone:)``), its payload held when the router has payloads.
     static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> Self
@@ -387,6 +406,15 @@ protocol LookupResult {
 }
 
 extension LookupStatus: LookupResult {
+    static var keepsDeclines: Bool { true }
+
+    @inline(__always)
+    static func found(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput,
+                      _ scratch: MatchScratch, _ core: RouterCore) -> LookupStatus {
+        scratch.state.pointee.activate(terminal, table: table, captures: captures, input: input)
+        return .found
+    }
+
     @inline(__always)
     static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> LookupStatus {
         scratch.state.pointee.activate(lone: terminal)
@@ -398,6 +426,29 @@ extension LookupStatus: LookupResult {
 }
 
 extension FoundMatch: LookupResult {
+    /// ``Router/match(_:)`` answers once: nothing is kept for declines.
+    static var keepsDeclines: Bool { false }
+
+    /// A match of path parameters only (most) copies them straight from the walk; one with query
+    /// pairs, a fragment or a wildcard is made current first and copied out of the scratch
+    /// (``RouterCore/found(_:_:)``).
+    @inline(__always)
+    static func found(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput,
+                      _ scratch: MatchScratch, _ core: RouterCore) -> FoundMatch {
+        let state = scratch.state
+        let shape = terminal.shape
+        guard state.pointee.queryPairs.count == 0, state.pointee.fragment == nil, !shape.pointee.endsWithWildcard else {
+            state.pointee.activate(terminal, table: table, captures: captures, input: input)
+            return core.found(.found, scratch)
+        }
+        let named = shape.pointee.nameCount
+        let parameters = named == 0 ? nil
+            : ParameterStorage.makePath(captures, named, layout: shape.pointee.layout, values: input.values,
+                                        reusing: &state.pointee.spareParameters)
+        return FoundMatch(routeID: terminal.routeID, payload: terminal.payload.unsafelyUnwrapped,
+                          parameters: parameters.map { Unmanaged.passRetained($0) }, scratch: Unmanaged.passUnretained(scratch))
+    }
+
     /// The route itself, never made current: ``RouterCore/found(_:_:)`` would copy it out of the
     /// scratch and forget it at once. The scratch's last result stays forgotten (the thread's
     /// lookups through the Swift API leave none).
@@ -490,7 +541,7 @@ extension RouterCore {
     /// string's, borrowed): the parameters copy what they keep.
     @usableFromInline @inline(never)
     func bestMatch(_ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-        found(lookup(url, method: .none, scratch, collectingAll: false), scratch)
+        lookup(url, method: .none, scratch, collectingAll: false, as: FoundMatch.self)
     }
 
     /// ``bestMatch(_:_:)`` for tables that may answer by the path (``mayAnswerByPath``, which
@@ -504,7 +555,7 @@ extension RouterCore {
     /// the caller need not lend the method's name.
     @usableFromInline @inline(never)
     func bestMatch(methodWord: UInt64, _ url: UnsafeBufferPointer<UInt8>, _ scratch: MatchScratch) -> FoundMatch {
-        found(lookup(url, method: .word(methodWord), scratch, collectingAll: false), scratch)
+        lookup(url, method: .word(methodWord), scratch, collectingAll: false, as: FoundMatch.self)
     }
 
     /// ``bestMatch(methodWord:_:_:)`` for tables that may answer by the path.
@@ -518,7 +569,7 @@ extension RouterCore {
     @usableFromInline @inline(never)
     func bestMatch(_ url: String, longMethod method: HTTPMethod) -> FoundMatch {
         Self.withLookupInput(self, url) { core, url, scratch in
-            withUTF8(method.rawValue) { core.found(core.lookup(url, method: .name($0), scratch, collectingAll: false), scratch) }
+            withUTF8(method.rawValue) { core.lookup(url, method: .name($0), scratch, collectingAll: false, as: FoundMatch.self) }
         }
     }
 
