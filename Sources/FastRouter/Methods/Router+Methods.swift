@@ -38,12 +38,15 @@ extension Router {
     /// the same shape names `HEAD` (``RouterOptions/headFallback``).
     /// - Throws: ``RouterError`` `.invalidURL` for a malformed URL.
     @inlinable @inline(__always)
-    public func match(_ url: String, method: HTTPMethod) throws(RouterError) -> RouteResult<Value> {
+    public func match(_ url: String, method: consuming HTTPMethod) throws(RouterError) -> RouteResult<Value> {
         // As ``match(_:)``: one call for the lookup, then the value read in specialised code.
-        // A name of up to eight bytes is passed as its word: the name itself is not read.
+        // A name of up to eight bytes is passed as its word: the name itself is not read, and
+        // the method is given up before the lookup, so that the caller's copy of it is not
+        // released (an opaque call) while the match is alive, which would retain the match.
         let word = method.word
         let found: FoundMatch
         if word != 0 {
+            _ = consume method
             found = RouterCore.withLookupInput(core, url) { core, url, scratch in
                 core.mayAnswerByPath ? core.bestMatchByPath(methodWord: word, url, scratch)
                     : core.bestMatch(methodWord: word, url, scratch)
