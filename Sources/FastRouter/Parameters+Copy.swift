@@ -19,24 +19,66 @@ extension ParameterStorage {
     /// ``make(_:)`` for the common match: path parameters, nothing else.
     @inline(__always)
     private static func makePath(_ state: UnsafeMutablePointer<ScratchState>, _ named: Int) -> ParameterStorage {
-        makePath(state.pointee.resultCaptures.unsafelyUnwrapped, named, layout: state.pointee.resultLayout,
-                 values: state.pointee.resultValues.unsafelyUnwrapped, reusing: &state.pointee.spareParameters)
+        let captures = state.pointee.resultCaptures.unsafelyUnwrapped
+        return makePath(captures, named, layout: state.pointee.resultLayout, values: state.pointee.resultValues.unsafelyUnwrapped,
+                        bound: blockLength(captures, named), reusing: &state.pointee.spareParameters)
     }
 
     /// The storage of a match of `named` path parameters and nothing else: their names'
-    /// `layout`, their `captures` into `values` (the URL, or the slow path's copy). Also what the
-    /// Swift API's lookup calls straight from the walk, the match never made current
-    /// (``FoundMatch/found(_:table:captures:input:_:_:)``).
+    /// `layout`, their `captures` into `values` (the URL, or the slow path's copy), which end at
+    /// `bound` or before. Also what the Swift API's lookup calls straight from the walk, the
+    /// match never made current (``FoundMatch/found(_:table:captures:input:_:_:)``), with the
+    /// path's end as the bound: room for a few bytes more than the block, so that one pass over
+    /// the captures writes the spans and finds the block's end.
+    /// `named` is at least 1.
     @inline(never)
     static func makePath(_ captures: UnsafePointer<Capture>, _ named: Int, layout names: UnsafePointer<ParameterLayoutEntry>?,
-                         values: UnsafePointer<UInt8>, reusing spare: inout ParameterStorage?) -> ParameterStorage {
-        let block = blockLength(captures, named)
-        let strings = 2 &* named
+                         values: UnsafePointer<UInt8>, bound: Int, reusing spare: inout ParameterStorage?) -> ParameterStorage {
         let storage = make(Contents(pairCount: named, namedCount: named, layout: names,
-                                    segmentCount: 0, fragment: -1, stringCount: strings),
-                           byteCount: block, reusing: &spare)
-        copyBlock(block, from: values, captures, named, to: storage.layout)
+                                    segmentCount: 0, fragment: -1, stringCount: 2 &* named),
+                           byteCount: bound, reusing: &spare)
+        let layout = storage.layout
+        var block = 0
+        var index = 0
+        repeat {
+            let capture = captures[index]
+            let start = Int(capture.start), length = Int(capture.length)
+            layout.spans[2 &* index &+ 1] = span(start, length)
+            block = max(block, start &+ length)
+            index &+= 1
+        } while index < named
+        copyBytes(values, block, to: layout.bytes)
         return storage
+    }
+
+    /// Copies `count` bytes from `source`, which may have no readable byte past them (the
+    /// caller's URL), by overlapping words: a value block is a few dozen bytes, which a call to
+    /// `memcpy` costs more than.
+    @inline(__always)
+    private static func copyBytes(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        if count >= 16 {
+            var offset = 0
+            while count &- offset > 16 {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
+                              as: SIMD16<UInt8>.self)
+                offset &+= 16
+            }
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self), toByteOffset: count &- 16,
+                          as: SIMD16<UInt8>.self)
+        } else if count >= 8 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self), toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self), toByteOffset: count &- 4, as: UInt32.self)
+        } else {
+            var offset = 0
+            while offset < count {
+                target[offset] = source[offset]
+                offset &+= 1
+            }
+        }
     }
 
     /// The length of the block holding the path's values: the URL up to the end of the last one.

@@ -444,7 +444,7 @@ extension FoundMatch: LookupResult {
         let named = shape.pointee.nameCount
         let parameters = named == 0 ? nil
             : ParameterStorage.makePath(captures, named, layout: shape.pointee.layout, values: input.values,
-                                        reusing: &state.pointee.spareParameters)
+                                        bound: input.end, reusing: &state.pointee.spareParameters)
         return FoundMatch(routeID: terminal.routeID, payload: terminal.payload.unsafelyUnwrapped,
                           parameters: parameters.map { Unmanaged.passRetained($0) }, scratch: Unmanaged.passUnretained(scratch))
     }
