@@ -31,7 +31,7 @@ extension ParameterStorage {
     /// path's end as the bound: room for a few bytes more than the block, so that one pass over
     /// the captures writes the spans and finds the block's end.
     /// `named` is at least 1.
-    @inline(never)
+    @inline(__always)
     static func makePath(_ captures: UnsafePointer<Capture>, _ named: Int, layout names: UnsafePointer<ParameterLayoutEntry>?,
                          values: UnsafePointer<UInt8>, bound: Int, reusing spare: inout ParameterStorage?) -> ParameterStorage {
         let storage = make(Contents(pairCount: named, namedCount: named, layout: names,
@@ -39,14 +39,23 @@ extension ParameterStorage {
                            byteCount: bound, reusing: &spare)
         let layout = storage.layout
         var block = 0
-        var index = 0
-        repeat {
+        func take(_ index: Int) {
             let capture = captures[index]
             let start = Int(capture.start), length = Int(capture.length)
             layout.spans[2 &* index &+ 1] = span(start, length)
             block = max(block, start &+ length)
-            index &+= 1
-        } while index < named
+        }
+        // The first two captures without a loop: most matches have one or two, and a loop's
+        // set-up (compilers unroll it) costs more than they do.
+        take(0)
+        if named > 1 {
+            take(1)
+            var index = 2
+            while index < named {
+                take(index)
+                index &+= 1
+            }
+        }
         copyBytes(values, block, to: layout.bytes)
         return storage
     }
@@ -58,14 +67,23 @@ extension ParameterStorage {
     private static func copyBytes(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
         if count >= 16 {
-            var offset = 0
-            while count &- offset > 16 {
+            // Blocks up to 48 bytes (most) without a loop, whose set-up costs more than they do.
+            func copy16(at offset: Int) {
                 to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
                               as: SIMD16<UInt8>.self)
-                offset &+= 16
             }
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self), toByteOffset: count &- 16,
-                          as: SIMD16<UInt8>.self)
+            if count > 32 {
+                copy16(at: 0)
+                copy16(at: 16)
+                var offset = 32
+                while count &- offset > 16 {
+                    copy16(at: offset)
+                    offset &+= 16
+                }
+            } else if count > 16 {
+                copy16(at: 0)
+            }
+            copy16(at: count &- 16)
         } else if count >= 8 {
             to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
             to.storeBytes(of: from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self), toByteOffset: count &- 8, as: UInt64.self)

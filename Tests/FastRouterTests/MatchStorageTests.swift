@@ -22,6 +22,24 @@ import Testing
         }
     }
 
+    /// A match of path parameters alone, copied straight from the walk, keeps every byte of
+    /// blocks of every length (the copy's word sizes and its loop), with one, two or three
+    /// values, and values that are not the block's last.
+    @Test func pathValuesOfEveryBlockLengthComeBackWhole() throws {
+        let router = Router<Int>()
+        try router.add("/:one", value: 1)
+        try router.add("/p/:one/:two", value: 2)
+        try router.add("/q/:one/:two/:three/tail", value: 3)
+        for length in 1...90 {
+            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            #expect(try router.match("/\(text)")?.parameters["one"] == text, "\(length)")
+            let pair = try #require(try router.match("/p/\(text)/x\(text)"))
+            #expect(pair.parameters.map(\.value) == [text, "x" + text], "\(length)")
+            let three = try #require(try router.match("/q/\(text)/\(length)/y/tail"))
+            #expect(three.parameters.map(\.value) == [text, "\(length)", "y"], "\(length)")
+        }
+    }
+
     /// `forEachUTF8` reads the same pairs as iterating, in the same order, as bytes: path values
     /// (plain and decoded), the wildcard, query pairs, and nothing for a match without any.
     @Test func forEachUTF8ReadsThePairsAsIterating() throws {
