@@ -40,6 +40,9 @@ count() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
+# percent A B: A as a percentage of B, one decimal.
+percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
+
 # allocations NAME: the calls to malloc & co. that callgrind recorded inside the measured function
 # of run NAME (callgrind names each function once, "cfn=(id) name", then by its id alone).
 allocations() {
@@ -102,7 +105,7 @@ for set in $sets; do
   echo "$set: $c instructions/lookup$verdict"
   stages "$set.c" "$urls"
   s=$(count "$set.swift" swift_lookup_loop perfLookups "$lookups" "$routes" "$urls" "$lookups") || exit 1
-  echo "$set, Swift Router.match: $s instructions/lookup ($(( s * 100 / c ))% of the C API; target ≤ 130%)"
+  echo "$set, Swift Router.match: $s instructions/lookup ($(percent "$s" "$c") of the C API; target ≤ 130%: $(at_most "$s" "$(( c * 13 / 10 ))"))"
   [ "$r3" = yes ] || continue
   if ! r=$(count "$set.r3" r3_lookup_loop perf_lookups "$lookups" "$routes" "$urls" "$lookups" "$dir/answers.$set.r3" 2> /dev/null); then
     r3_note[$set]="r3_lookup_loop failed: $(head -n 1 "$dir/$set.r3.err")"
@@ -146,7 +149,7 @@ for set in $method_sets; do
   with_method[$set]=$with without_method[$set]=$without
   echo "$set with methods: $with instructions/lookup through fr_router_match_method, $without through fr_router_match on the same URLs: $(ratio "$with" "$without")× (target ≤ 1.1×: $(at_most "$(ratio "$with" "$without")" 1.1)); heap allocations in the measured loops: $(allocations "$set-methods.c") and $(allocations "$set.c")"
   s=$(count "$set-methods.swift" swift_lookup_loop perfMethodLookups "$lookups" "$routes" "$urls" "$lookups") || exit 1
-  echo "$set with methods, Swift Router.match(_:method:): $s instructions/lookup ($(( s * 100 / with ))% of the C API with methods)"
+  echo "$set with methods, Swift Router.match(_:method:): $s instructions/lookup ($(percent "$s" "$with") of the C API with methods; target ≤ 130%: $(at_most "$s" "$(( with * 13 / 10 ))"))"
   [ "$r3" = yes ] || continue
   if ! r=$(count "$set-methods.r3" r3_lookup_loop perf_method_lookups "$lookups" "$routes" "$urls" "$lookups" \
       "$dir/answers.$set-methods.r3" 2> /dev/null); then
