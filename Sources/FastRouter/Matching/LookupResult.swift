@@ -51,7 +51,9 @@ extension FoundMatch: LookupResult {
                       _ scratch: MatchScratch, _ core: RouterCore) -> FoundMatch {
         let state = scratch.state
         let shape = terminal.shape
-        guard state.pointee.queryPairs.count == 0, state.pointee.fragment == nil, !shape.pointee.endsWithWildcard else {
+        // A plain path (no ``ScratchState/urlExtras``) has neither query pairs nor a fragment.
+        let plain = !state.pointee.urlExtras || (state.pointee.queryPairs.count == 0 && state.pointee.fragment == nil)
+        guard plain, !shape.pointee.endsWithWildcard else {
             state.pointee.activate(terminal, table: table, captures: captures, input: input)
             return core.found(.found, scratch)
         }
