@@ -115,10 +115,8 @@ extension ParameterStorage {
     @inline(__always)
     private static func copyBlock(_ block: Int, from values: UnsafePointer<UInt8>?,
                                   _ captures: UnsafePointer<Capture>, _ named: Int, to layout: Layout) {
-        if block > 0 {
-            // Values may lie in the caller's URL, which has no readable bytes past its end.
-            layout.bytes.initialize(from: values.unsafelyUnwrapped, count: block)
-        }
+        // Values may lie in the caller's URL, which has no readable bytes past its end.
+        if block > 0 { copyBytes(values.unsafelyUnwrapped, block, to: layout.bytes) }
         for index in 0..<named {
             let capture = captures[index]
             layout.spans[2 &* index &+ 1] = span(Int(capture.start), Int(capture.length))

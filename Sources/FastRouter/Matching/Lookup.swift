@@ -42,7 +42,7 @@ extension RouterCore {
     fileprivate func pathMethodBit(_ method: MethodQuery) -> UInt64 {
         switch method {
         case .none: return .max
-        case .name(let name): return MethodTable.isGET(name) ? methods.getBit : 0
+        case .name(let name): return isGET(name) ? methods.getBit : 0
         case .word(let word): return word == MethodTable.getWord ? methods.getBit : 0
         }
     }
@@ -127,11 +127,10 @@ extension RouterCore {
     /// may be answered by the whole path (``mayAnswerByPath``): a global table without dynamic
     /// routes. The path's node, found by its hash (``Walker/visitPath(_:_:end:readable:)``),
     /// holds every candidate; when one route ends there and accepts the method, it is the
-    /// answer, and the lookup writes no walk state. A path
-    /// the map lacks matches no route. Anything else (a URL that is not a plain path, several
-    /// routes at the node, a method other than GET, tables published since without the map)
-    /// goes through the walk, which gives the same answers (docs/ARCHITECTURE.md, "Static
-    /// paths").
+    /// answer, and the lookup writes no walk state. A path the map lacks matches no route.
+    /// Anything else (a URL that is not a plain path, several routes at the node, a method other
+    /// than GET, tables published since without the map) goes through the walk, which gives the
+    /// same answers (docs/ARCHITECTURE.md, "Static paths").
     ///
     /// `payloads` is ``holdsPayloads``, or `false` where the caller knows the router has none (the
     /// C entries'). `Result` is what the caller wants back: the C entries' status, with the route made
@@ -233,7 +232,7 @@ extension RouterCore {
             walk.pointee.headPreference = WalkState.noHeadPreference
         case .name(let method):
             walk.pointee.headPreference = WalkState.oneMethod
-            if MethodTable.isGET(method) {
+            if isGET(method) {
                 walk.pointee.methodBit = methods.getBit
             } else {
                 let word = MethodTable.word(method)
@@ -444,15 +443,6 @@ package func pathGETStatus(_ core: RouterCore, method _: UnsafeBufferPointer<UIn
                            _ scratch: MatchScratch) -> Int32 {
     assert(!core.holdsPayloads, "a C router's routes carry no payload")
     return core.lookupByPath(url, method: .word(MethodTable.getWord), scratch, as: LookupStatus.self, payloads: false).rawValue
-}
-
-/// Whether `method` is `GET`, most requests' method and the one a lookup by the path answers:
-/// three bytes compared, inlined into the C entry.
-@inlinable @inline(__always)
-package func isGET(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard method.count == 3 else { return false }
-    let base = UnsafeRawPointer(method.baseAddress.unsafelyUnwrapped)
-    return base.loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base.load(fromByteOffset: 2, as: UInt8.self) == 0x54
 }
 
 // MARK: The Swift API's lookups

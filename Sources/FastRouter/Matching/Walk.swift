@@ -94,7 +94,8 @@ struct Capture: BitwiseCopyable {
 /// What a walk keeps between nodes: the captures of the path it is on and the best candidate so
 /// far. Lives in the reader's scratch; a walk holds a pointer to it.
 struct WalkState {
-    /// The path the walk reads, written by the scan (``ScratchState/takePlainPath(_:end:slashes:options:)``, ``ScratchState/loadFullURL(_:options:)``) or a decline.
+    /// The path the walk reads, written by the scan (``ScratchState/takePlainPath(_:end:slashes:options:)``,
+    /// ``ScratchState/loadFullURL(_:options:)``) or a decline.
     var input = WalkInput(bytes: WalkInput.nothing, values: WalkInput.nothing, start: 0, end: 0, readable: 0,
                           foldLimit: 0, host: nil, hostLength: 0, slashes: 0, slashBase: 0, slashLimit: 0)
     /// Captures of the current path, one per parameter passed.
@@ -397,14 +398,13 @@ struct Walker {
         // A buffer of under a word is read byte by byte (``SegmentHash/partialWord(_:at:end:)``),
         // in a call of its own: this one then calls nothing and saves no register.
         guard readable >= 8 else { return visitShortPath(paths, bytes, end: end, readable: readable) }
-        return paths.node(key: StaticPathKey(bytes, from: 0, end: end, readable: readable), path: UnsafeRawPointer(bytes),
-                          length: end)
+        return paths.node(path: bytes, end: end, readable: readable)
     }
 
     /// ``visitPath(_:_:end:readable:)`` in a buffer of under 8 bytes.
     @inline(never)
     private static func visitShortPath(_ paths: StaticPaths, _ bytes: UnsafePointer<UInt8>, end: Int, readable: Int) -> Node? {
-        paths.node(key: StaticPathKey(bytes, from: 0, end: end, readable: readable), path: UnsafeRawPointer(bytes), length: end)
+        paths.node(path: bytes, end: end, readable: readable)
     }
 
     /// Walks a table without dynamic routes by its ``StaticPaths``: the node the whole path

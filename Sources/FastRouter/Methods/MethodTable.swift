@@ -152,15 +152,6 @@ final class MethodTable: @unchecked Sendable {
     static let headWord: UInt64 = 0x0400_0000_4441_4548
     /// `"GET"` as a ``word(_:)``.
     static let getWord: UInt64 = 0x0300_0000_0054_4547
-    /// Whether `bytes` is `GET`, most requests' method: three bytes compared, no word made
-    /// (a lookup then takes ``getBit``, one load, and no index probe).
-    @inline(__always)
-    static func isGET(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == 3 else { return false }
-        // A buffer with bytes has a base address.
-        let base = bytes.baseAddress.unsafelyUnwrapped
-        return UnsafeRawPointer(base).loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base[2] == 0x54
-    }
 
     /// The bit of GET, or 0 when the router has never seen it: the routes that also answer a
     /// HEAD request (docs/SEMANTICS.md §3.7). One load.
@@ -249,3 +240,15 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Whether `method` is `GET`, most requests' method: three bytes compared, no word made (a
+/// lookup then takes ``MethodTable/getBit``, one load, and no index probe; a table without
+/// dynamic routes answers it by the path). Inlinable: the C entry `fr_router_match_method` tests
+/// it before choosing its lookup.
+@inlinable @inline(__always)
+package func isGET(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard method.count == 3 else { return false }
+    // A buffer with bytes has a base address.
+    let base = UnsafeRawPointer(method.baseAddress.unsafelyUnwrapped)
+    return base.loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base.load(fromByteOffset: 2, as: UInt8.self) == 0x54
+}

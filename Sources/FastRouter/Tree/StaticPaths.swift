@@ -27,6 +27,13 @@ struct StaticPaths {
             .map { StaticPathEntry($0).node }
     }
 
+    /// ``node(key:path:length:)`` for the path `bytes[0..<end]` of a lookup (`readable`: the bytes
+    /// that may be loaded), its key computed here.
+    @inline(__always)
+    func node(path bytes: UnsafePointer<UInt8>, end: Int, readable: Int) -> Node? {
+        node(key: StaticPathKey(bytes, from: 0, end: end, readable: readable), path: UnsafeRawPointer(bytes), length: end)
+    }
+
     /// ``node(key:path:length:)`` for a path given as bytes (the editor, the invariants).
     func node(_ path: [UInt8]) -> Node? {
         path.withUnsafeBytes { node(key: StaticPathKey(of: path), path: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
