@@ -265,8 +265,10 @@ package func frRouterMatchMethod(_ router: OpaquePointer?, _ method: UnsafePoint
             return FRStatus.invalidArgument
         }
         return routerCore(router)._withUnsafeGuaranteedRef { core in
-            guard core.mayAnswerByPath else { return matchStatus(core, method: method, url, scratch) }
-            return isGET(method) ? pathGETStatus(core, method: method, url, scratch) : matchStatus(core, method: method, url, scratch)
+            // GET on tables that may answer by the path: tested here, so that the lookup's frame
+            // is that answer's alone.
+            guard core.mayAnswerByPath else { return methodStatus(core, method: method, url, scratch) }
+            return isGET(method) ? pathGETStatus(core, method: method, url, scratch) : methodStatus(core, method: method, url, scratch)
         }
     }
 }

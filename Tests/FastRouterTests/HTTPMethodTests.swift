@@ -1,4 +1,4 @@
-import FastRouter
+@testable import FastRouter
 import Testing
 
 /// Every rule of docs/SEMANTICS.md §3.7 through the Swift API.
@@ -357,6 +357,48 @@ import Testing
 
 /// Method names of every length compare whole: the lookup compares a name's first eight bytes as
 /// one word, built from overlapping loads, then the rest.
+/// The standard names a request's lookup tells by their bytes (``standardMethodNumber(of:)``)
+/// and the bits it then reads (``MethodTable/standardBit(_:)``).
+@Suite struct StandardMethodNameTests {
+    private func number(_ name: String) -> Int {
+        Array(name.utf8).withUnsafeBufferPointer { standardMethodNumber(of: $0) }
+    }
+
+    @Test func everyStandardNameHasItsNumberAndNoOtherNameHasOne() {
+        let names = MethodTable.standardNames.map(\.rawValue)
+        for (index, name) in names.enumerated() {
+            #expect(number(name) == index, "\(name)")
+            // Every byte changed, and the name cut or lengthened by one, is another name.
+            var bytes = Array(name.utf8)
+            for position in bytes.indices {
+                let original = bytes[position]
+                for replacement: UInt8 in [original ^ 0x20, original &+ 1, 0, 0xFF] {
+                    bytes[position] = replacement
+                    let other = String(decoding: bytes, as: UTF8.self)
+                    #expect(number(other) == (names.firstIndex(of: other) ?? -1), "\(other)")
+                }
+                bytes[position] = original
+            }
+            #expect(number(String(name.dropLast())) == -1 && number(name + "S") == -1, "\(name)")
+        }
+        for other in ["", "G", "GE", "PURGE", "PROPFIND", "LONGMETHODNAME"] { #expect(number(other) == -1, "\(other)") }
+    }
+
+    @Test func standardBitsAreTheNamesBitsWhateverOrderTheyCameIn() throws {
+        let table = MethodTable()
+        for number in MethodTable.standardNames.indices { #expect(table.standardBit(number) == 0) }
+        // Extension names first, then the standard ones in a shuffled order, one add at a time.
+        _ = try table.set(of: [HTTPMethod(rawValue: "PURGE")!, HTTPMethod(rawValue: "LONGMETHODNAME")!])
+        for name in MethodTable.standardNames.shuffled() {
+            _ = try table.set(of: [name])
+            for (number, standard) in MethodTable.standardNames.enumerated() {
+                #expect(table.standardBit(number) == table.bit(of: standard), "\(standard) after \(name)")
+            }
+        }
+        #expect(table.standardBit(0) == table.getBit && table.getBit != 0)
+    }
+}
+
 @Suite struct MethodNameLengthTests {
     @Test func namesOfEveryLengthUpToTwenty() throws {
         let router = Router<Int>()

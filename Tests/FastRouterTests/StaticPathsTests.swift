@@ -176,13 +176,18 @@ import Testing
     /// map lacks, URLs that are not a plain path, scheme tables; through the C entries'
     /// functions (on a router without payloads, as the C ABI's), the Swift API and the
     /// ``Matcher``.
-    @Test func answersByPathAgreeWithTheWalk() throws {
-        let routes: [(pattern: String, methods: [HTTPMethod], priority: Int32)] = [
+    @Test(arguments: [false, true])
+    func answersByPathAgreeWithTheWalk(dynamic: Bool) throws {
+        var routes: [(pattern: String, methods: [HTTPMethod], priority: Int32)] = [
             ("/", [], 0), ("/a", [], 0), ("/a/b", [.get], 0), ("/a/c", [.post], 0), ("/a/d", [.get], 0),
             ("/a/d", [.head], 0), ("/p", [], 0), ("/p", [], 2), ("https://api.example.com/h", [], 0),
             ("http://*.example.com/w", [], 0), ("/long/path/with/many/segments/index.html", [], 0),
             ("/m", [HTTPMethod(rawValue: "PURGE")!], 0),
+            ("/s", [.put], 0), ("/s", [.patch, .options], 0), ("/s", [.trace], 0), ("/s", [.connect, .delete], 0),
         ]
+        // With a dynamic route, every lookup goes through the walk, a standard name by its
+        // number (the C entry's `methodStatus`), routes of one path by their methods.
+        if dynamic { routes += [("/d/:id", [.get, .put], 0), ("/d/:id", [.delete], 0), ("/d/:id", [.post], 0)] }
         let router = Router<Int>()
         let plain = RouterCore(options: RouterOptions())
         for (index, route) in routes.enumerated() {
@@ -194,12 +199,14 @@ import Testing
                 }
             }
         }
-        #expect(router.core.mayAnswerByPath && plain.mayAnswerByPath)
+        #expect(router.core.mayAnswerByPath == !dynamic && plain.mayAnswerByPath == !dynamic)
         let urls = ["/", "/a", "/a/", "/a/b", "/a/c", "/a/d", "/a/x", "/p", "/h", "/w", "http://a.example.com/w", "/m",
                     "/missing", "/long/path/with/many/segments/index.html", "/long/path/with/many/segments/index.htm",
-                    "/a?q=1", "/a#f", "https://api.example.com/h", "http://example.com/a", "/a%2Fb", "//a", "", "a", "/A"]
-        let methods: [HTTPMethod?] = [nil, .get, .head, .post, .delete, HTTPMethod(rawValue: "PURGE")!,
-                                      HTTPMethod(rawValue: "LONGMETHODNAME")!]
+                    "/a?q=1", "/a#f", "https://api.example.com/h", "http://example.com/a", "/a%2Fb", "//a", "", "a", "/A",
+                    "/s", "/d/1", "/d/1/"]
+        // Every standard name, names one byte away from one, and longer names.
+        let methods: [HTTPMethod?] = [nil] + MethodTable.standardNames + ["PURGE", "LONGMETHODNAME", "GEX", "PUTS", "POSX",
+                                                                           "DELETF", "OPTIONs", "get", "CONNEC"].map { HTTPMethod(rawValue: $0)! }
         let walked = MatchScratch(), answered = MatchScratch()
         for url in urls {
             let bytes = Array(url.utf8)
@@ -212,7 +219,7 @@ import Testing
                     if let method {
                         status = Array(method.rawValue.utf8).withUnsafeBufferPointer { method in
                             plain.mayAnswerByPath && isGET(method) ? pathGETStatus(plain, method: method, url, answered)
-                                : matchStatus(plain, method: method, url, answered)
+                                : methodStatus(plain, method: method, url, answered)
                         }
                     } else {
                         status = plain.mayAnswerByPath ? pathMatchStatus(plain, url, answered) : matchStatus(plain, url, answered)

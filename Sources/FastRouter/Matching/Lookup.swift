@@ -42,6 +42,7 @@ extension RouterCore {
     fileprivate func pathMethodBit(_ method: MethodQuery) -> UInt64 {
         switch method {
         case .none: return .max
+        case .standard(let number): return number == 0 ? methods.getBit : 0
         case .name(let name): return isGET(name) ? methods.getBit : 0
         case .word(let word): return word == MethodTable.getWord ? methods.getBit : 0
         }
@@ -230,21 +231,22 @@ extension RouterCore {
         case .none:
             walk.pointee.methodBit = .max
             walk.pointee.headPreference = WalkState.noHeadPreference
+        case .standard(let number):
+            resolveStandard(number, walk)
         case .name(let method):
-            walk.pointee.headPreference = WalkState.oneMethod
-            if isGET(method) {
-                walk.pointee.methodBit = methods.getBit
+            let number = standardMethodNumber(of: method)
+            if number >= 0 {
+                resolveStandard(number, walk)
             } else {
-                let word = MethodTable.word(method)
-                let bit = methods.bit(of: method, word: word)
+                // Any other name (never HEAD): by its word, when it is a token.
+                walk.pointee.headPreference = WalkState.oneMethod
+                let bit = methods.bit(of: method)
                 if bit == 0 && !HTTPMethod.isToken(method) {
                     scratch.slot.exit(holding: false)
                     state.pointee.clearCurrent()
                     return Result.answer(.invalidMethod, scratch, self)
                 }
                 walk.pointee.methodBit = bit
-                // Only HEAD has HEAD's word (see ``MethodTable/word(_:)``).
-                if word == MethodTable.headWord && options.headFallback { preferHead(bit, walk) }
             }
         case .word(let word):
             // An ``HTTPMethod``'s: a token, its word made when it was.
@@ -368,6 +370,16 @@ extension RouterCore {
         }
     }
 
+    /// Resolves standard name `number` (``standardMethodNumber(of:)``) for the walk: its bit,
+    /// one load, and for HEAD with the fallback on, GET's routes too.
+    @inline(__always)
+    private func resolveStandard(_ number: Int, _ walk: UnsafeMutablePointer<WalkState>) {
+        walk.pointee.headPreference = WalkState.oneMethod
+        let bit = methods.standardBit(number)
+        walk.pointee.methodBit = bit
+        if number == MethodTable.headNumber && options.headFallback { preferHead(bit, walk) }
+    }
+
     /// Makes the walk of a HEAD request (`head`: HEAD's bit, 0 when no route names it) with the
     /// fallback on take the routes accepting GET too, in the same walk, the routes naming HEAD
     /// first among routes of one shape (docs/SEMANTICS.md §3.7). Only a HEAD request pays for
@@ -386,11 +398,13 @@ extension RouterCore {
     }
 }
 
-/// The method a lookup asks for (docs/SEMANTICS.md §3.7): none, a name as the request spelled
-/// it (any bytes: the lookup checks it is a token), or an ``HTTPMethod``'s word, which a token
-/// of up to eight bytes has.
+/// The method a lookup asks for (docs/SEMANTICS.md §3.7): none, a standard name by its number
+/// (``standardMethodNumber(of:)``, what the C entry tells before the lookup), a name as the
+/// request spelled it (any bytes: the lookup checks it is a token), or an ``HTTPMethod``'s
+/// word, which a token of up to eight bytes has.
 enum MethodQuery {
     case none
+    case standard(Int)
     case name(UnsafeBufferPointer<UInt8>)
     case word(UInt64)
 
@@ -431,9 +445,22 @@ package func pathMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt
 
 /// ``RouterCore/match(method:url:into:)`` for the C entry point `fr_router_match_method`, as
 /// ``matchStatus(_:_:_:)`` is for `fr_router_match`, through the walk.
+@inline(never)
 package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
                          _ scratch: MatchScratch) -> Int32 {
     core.lookup(url, method: RouterCore.requested(method), scratch, collectingAll: false).rawValue
+}
+
+/// ``RouterCore/match(method:url:into:)`` for the C entry point `fr_router_match_method`, once
+/// it has checked its arguments and sent a GET request on tables that may answer by the path to
+/// ``pathGETStatus(_:method:_:_:)``: through the walk. A standard name is told here, once
+/// (``standardMethodNumber(of:)``), and its lookup carries the number, not the name; any other
+/// name goes to ``matchStatus(_:method:_:_:)``.
+package func methodStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
+                          _ scratch: MatchScratch) -> Int32 {
+    let number = standardMethodNumber(of: method)
+    guard number >= 0 else { return matchStatus(core, method: method, url, scratch) }
+    return core.lookup(url, method: .standard(number), scratch, collectingAll: false).rawValue
 }
 
 /// ``matchStatus(_:method:_:_:)`` for a GET request (``isGET(_:)``) and tables that may answer

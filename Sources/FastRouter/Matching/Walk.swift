@@ -561,22 +561,28 @@ struct Walker {
             // §3.7; `TreeInvariants` checks it after every change).
             let methodBit = state.pointee.methodBit
             var terminal = node.terminalAddress(at: 0)
-            let terminalsEnd = terminal + node.terminalCount
-            var rejected: UInt64 = 0
+            var left = node.terminalCount
             repeat {
-                let methods = terminal.pointee.shape.pointee.methods
-                if methods & methodBit != 0 {
+                if terminal.pointee.shape.pointee.methods & methodBit != 0 {
                     consider(terminal, extra: nil, accepted: true, mode)
                     return
                 }
-                rejected |= methods
                 terminal += 1
-            } while terminal < terminalsEnd
+                left &-= 1
+            } while left != 0
             // None does: what they accept is what a 405 allows (see ``consider``).
-            state.pointee.rejectedMethods |= rejected
+            noteRejected(node)
             return
         }
         atEndOfMany(node, mode)
+    }
+
+    /// Notes the methods of `node`'s terminals as what a 405 allows: none took the method.
+    @inline(never)
+    private func noteRejected(_ node: Node) {
+        for index in 0..<node.terminalCount {
+            state.pointee.rejectedMethods |= node.terminalAddress(at: index).pointee.shape.pointee.methods
+        }
     }
 
     /// ``atEnd(_:_:)`` at any other node: out of the walk's loop, which keeps its registers for

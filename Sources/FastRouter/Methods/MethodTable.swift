@@ -22,7 +22,9 @@ final class MethodTable: @unchecked Sendable {
     /// ``slot(of:)``. Equal words are equal names, so a name is mostly found with one entry
     /// read. Longer names (rare) are compared one by one (``longBit(of:)``). Each new short
     /// name gets a new block, published before the count, so readers never see an entry
-    /// change; the blocks replaced stay until the table goes (64 names at most).
+    /// change; the blocks replaced stay until the table goes (64 names at most). After the
+    /// slots, the block holds the bits of the standard names (``standardNames``), which a
+    /// request's lookup reads without a probe (``standardBit(_:)``).
     private let index = Atomic<UInt>(0)
     private var replacedIndexes: [UnsafeMutablePointer<IndexEntry>] = []
 
@@ -39,10 +41,13 @@ final class MethodTable: @unchecked Sendable {
     private let getBits = Atomic<UInt64>(0)
     /// Slots of the index: twice the names a table may hold, so a probe ends soon at an empty one.
     static let indexSlots = 2 * capacity
+    /// Entries of an index block: the slots, then the standard names' bits, 8 bytes each
+    /// (``standardBit(_:)``).
+    static let indexBlockCount = indexSlots + (standardNames.count + 1) / 2
 
     init() {
-        let slots = UnsafeMutablePointer<IndexEntry>.allocate(capacity: Self.indexSlots)
-        slots.initialize(repeating: .empty, count: Self.indexSlots)
+        let slots = UnsafeMutablePointer<IndexEntry>.allocate(capacity: Self.indexBlockCount)
+        slots.initialize(repeating: .empty, count: Self.indexBlockCount)
         index.store(UInt(bitPattern: slots), ordering: .releasing)
     }
 
@@ -93,6 +98,15 @@ final class MethodTable: @unchecked Sendable {
         }
     }
 
+    /// The bit of standard name `number` (``standardMethodNumber(of:)``), or 0 when no route names
+    /// it: one entry read, no word made and no probe.
+    @inline(__always)
+    func standardBit(_ number: Int) -> UInt64 {
+        // As in ``bit(word:)``: the block a reader loads after its tables knows their names.
+        let entries = UnsafePointer<IndexEntry>(bitPattern: index.load(ordering: .acquiring)).unsafelyUnwrapped
+        return UnsafeRawPointer(entries + Self.indexSlots).load(fromByteOffset: number &* 8, as: UInt64.self)
+    }
+
     /// ``bit(of:)`` for a name over eight bytes: the names compared one by one (the published
     /// ones: each is written before the count).
     @inline(never)
@@ -110,6 +124,16 @@ final class MethodTable: @unchecked Sendable {
     static func slot(of word: UInt64) -> Int {
         Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 - indexSlots.trailingZeroBitCount))
     }
+
+    // MARK: Standard names
+
+    /// The names a request almost always has, RFC 9110's methods and PATCH (RFC 5789), in the
+    /// numbering of ``standardMethodNumber(of:)``.
+    static let standardNames: [HTTPMethod] = [.get, .put, .post, .head, .patch, .trace, .delete, .options, .connect]
+    /// HEAD's number in ``standardNames``: a HEAD request may take GET's routes too.
+    static let headNumber = 3
+
+    // MARK: By method
 
     /// The bit of `method`, or 0 when the router has never seen it.
     func bit(of method: HTTPMethod) -> UInt64 {
@@ -195,11 +219,14 @@ final class MethodTable: @unchecked Sendable {
     /// reader may still be probing it.
     private func publishIndex(_ entry: IndexEntry) {
         let old = UnsafeMutablePointer<IndexEntry>(bitPattern: index.load(ordering: .relaxed)).unsafelyUnwrapped
-        let slots = UnsafeMutablePointer<IndexEntry>.allocate(capacity: Self.indexSlots)
-        slots.initialize(from: old, count: Self.indexSlots)
+        let slots = UnsafeMutablePointer<IndexEntry>.allocate(capacity: Self.indexBlockCount)
+        slots.initialize(from: old, count: Self.indexBlockCount)
         var slot = Self.slot(of: entry.word)
         while slots[slot].word != 0 { slot = (slot + 1) & (Self.indexSlots - 1) }
         slots[slot] = entry
+        if let number = Self.standardNames.firstIndex(where: { $0.word == entry.word }) {
+            UnsafeMutableRawPointer(slots + Self.indexSlots).storeBytes(of: entry.bit, toByteOffset: number * 8, as: UInt64.self)
+        }
         index.store(UInt(bitPattern: slots), ordering: .releasing)
         replacedIndexes.append(old)
     }
@@ -252,3 +279,43 @@ package func isGET(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
     let base = UnsafeRawPointer(method.baseAddress.unsafelyUnwrapped)
     return base.loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base.load(fromByteOffset: 2, as: UInt8.self) == 0x54
 }
+
+/// The number of the standard name (``MethodTable/standardNames``) spelled by `bytes`, or -1 for any
+/// other: the length chooses the names to try, and one or two loads compared with the
+/// names' bytes as constants tell which, without a word made or a probe.
+@inlinable @inline(__always)
+package func standardMethodNumber(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    // Little-endian: a name's first byte is the constant's lowest. A name of three bytes or
+    // more has a base address.
+    // The commonest lengths first, each one compare: a jump table costs more than they do.
+    let count = bytes.count
+    if count == 3 {
+        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        let name = UInt32(raw.loadUnaligned(as: UInt16.self)) | UInt32(raw.load(fromByteOffset: 2, as: UInt8.self)) &<< 16
+        return name == 0x54_45_47 ? 0 : name == 0x54_55_50 ? 1 : -1        // "GET", "PUT"
+    }
+    if count == 4 {
+        let name = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped).loadUnaligned(as: UInt32.self)
+        return name == 0x54_53_4F_50 ? 2 : name == 0x44_41_45_48 ? 3 : -1  // "POST", "HEAD"
+    }
+    switch count {
+    case 5:
+        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        let head = raw.loadUnaligned(as: UInt32.self), last = raw.load(fromByteOffset: 4, as: UInt8.self)
+        if head == 0x43_54_41_50 && last == 0x48 { return 4 }               // "PATC" "H"
+        return head == 0x43_41_52_54 && last == 0x45 ? 5 : -1              // "TRAC" "E"
+    case 6:
+        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        let head = raw.loadUnaligned(as: UInt32.self), tail = raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self)
+        return head == 0x45_4C_45_44 && tail == 0x45_54 ? 6 : -1           // "DELE" "TE"
+    case 7:
+        // Two overlapping loads: bytes 0-3 and 3-6.
+        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        let head = raw.loadUnaligned(as: UInt32.self), tail = raw.loadUnaligned(fromByteOffset: 3, as: UInt32.self)
+        if head == 0x49_54_50_4F && tail == 0x53_4E_4F_49 { return 7 }      // "OPTI" "IONS"
+        return head == 0x4E_4E_4F_43 && tail == 0x54_43_45_4E ? 8 : -1     // "CONN" "NECT"
+    default:
+        return -1
+    }
+}
+
