@@ -285,7 +285,7 @@ perf: perf-build release-lib
 	$(OBJCOPY) --strip-debug "$(RELEASE_BIN)/libfastrouter.so" $(PERF_DIR)/lib/libfastrouter.so
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=199309L -Iinclude Tests/perf/add_loop.c \
 	    -o $(PERF_DIR)/add_loop -L$(PERF_DIR)/clib -lfastrouter -Wl,-rpath,$(PERF_DIR)/clib
-	$(SWIFTC) -O -I "$(RELEASE_BIN)/Modules" -I Sources/CPCRE2 -I Sources/CThreadScratch/include Tests/perf/swift_lookup_loop.swift \
+	$(SWIFTC) -O -I "$(RELEASE_BIN)/Modules" -I Sources/CPCRE2 -I Sources/CThreadScratch/include -I Sources/CProcessFence/include Tests/perf/swift_lookup_loop.swift \
 	    -o $(PERF_DIR)/swift_lookup_loop -L$(PERF_DIR)/lib -lfastrouter -Xlinker -rpath -Xlinker $(PERF_DIR)/lib
 	@# r3's loop links libr3 itself (r3.pc), so it is built only where libr3-dev is installed.
 	@rm -f $(PERF_DIR)/r3_lookup_loop
@@ -326,8 +326,10 @@ TOOLCHAIN_CC ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
 FUZZ_DIR := $(CURDIR)/.build-fuzz
 FUZZERS := pattern match differential cabi
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -parse-as-library -O -I Sources/CPCRE2 -I Sources/CThreadScratch/include \
+    -I Sources/CProcessFence/include \
     -Xcc -fmodule-map-file=Sources/CPCRE2/module.modulemap -Xcc -fmodule-map-file=Sources/CFastRouter/module.modulemap \
-    -Xcc -fmodule-map-file=Sources/CThreadScratch/include/module.modulemap
+    -Xcc -fmodule-map-file=Sources/CThreadScratch/include/module.modulemap \
+    -Xcc -fmodule-map-file=Sources/CProcessFence/include/module.modulemap
 FUZZ_SOURCES_pattern := Tests/Fuzz/PatternFuzz.swift
 FUZZ_SOURCES_match := Tests/Fuzz/MatchFuzz.swift
 FUZZ_SOURCES_differential := Tests/Fuzz/DifferentialFuzz.swift Tests/FastRouterTests/ReferenceMatcher.swift \
@@ -362,12 +364,13 @@ FUZZ_MODULES := FastRouter FastRouterLint FastRouterCABI
 FUZZ_DEPS_FastRouter :=
 FUZZ_DEPS_FastRouterLint := FastRouter
 FUZZ_DEPS_FastRouterCABI := FastRouter FastRouterLint
-FUZZ_LIBRARIES = $(foreach module,$(FUZZ_MODULES),$(FUZZ_DIR)/lib$(module).a) $(FUZZ_DIR)/thread_scratch.o
+FUZZ_C_OBJECTS := thread_scratch process_fence
+FUZZ_LIBRARIES = $(foreach module,$(FUZZ_MODULES),$(FUZZ_DIR)/lib$(module).a) $(FUZZ_C_OBJECTS:%=$(FUZZ_DIR)/%.o)
 
 define FUZZ_MODULE_RULE
 $(FUZZ_DIR)/lib$(1).a: $(shell find Sources/$(1) -name '*.swift') $(foreach dep,$(FUZZ_DEPS_$(1)),$(FUZZ_DIR)/lib$(dep).a) \
     Sources/CPCRE2/shim.h Sources/CPCRE2/module.modulemap Sources/CFastRouter/module.modulemap include/fastrouter.h \
-    Sources/CThreadScratch/include/thread_scratch.h
+    Sources/CThreadScratch/include/thread_scratch.h Sources/CProcessFence/include/process_fence.h
 	@mkdir -p $(FUZZ_DIR)
 	@echo "building $$@ (libFuzzer coverage + AddressSanitizer, -enable-testing)"
 	@$(SWIFTC) -emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/$(1).swiftmodule -I $(FUZZ_DIR) \
@@ -377,10 +380,13 @@ $(FUZZ_DIR)/lib$(1).a: $(shell find Sources/$(1) -name '*.swift') $(foreach dep,
 endef
 $(foreach module,$(FUZZ_MODULES),$(eval $(call FUZZ_MODULE_RULE,$(module))))
 
-# The core's one C file (its thread-local variable), with ASan as the rest.
+# The core's C files (its thread-local variable, the writers' fence), with ASan as the rest.
 $(FUZZ_DIR)/thread_scratch.o: Sources/CThreadScratch/thread_scratch.c Sources/CThreadScratch/include/thread_scratch.h
 	@mkdir -p $(FUZZ_DIR)
 	$(TOOLCHAIN_CC) -c -O1 -g -fsanitize=address -ISources/CThreadScratch/include $< -o $@
+$(FUZZ_DIR)/process_fence.o: Sources/CProcessFence/process_fence.c Sources/CProcessFence/include/process_fence.h
+	@mkdir -p $(FUZZ_DIR)
+	$(TOOLCHAIN_CC) -c -O1 -g -fsanitize=address -ISources/CProcessFence/include $< -o $@
 
 define FUZZ_HARNESS_RULE
 $(FUZZ_DIR)/fuzz-$(1): $(FUZZ_LIBRARIES) Tests/Fuzz/FuzzSupport.swift $(FUZZ_SOURCES_$(1))

@@ -39,11 +39,16 @@ let package = Package(
         // The core. No Foundation, no C exports, no C status numbers.
         .target(
             name: "FastRouter",
-            dependencies: ["CPCRE2", "CThreadScratch"]
+            dependencies: ["CPCRE2", "CThreadScratch", "CProcessFence"]
         ),
         // One pointer per thread, read inline: the Swift API's match scratch (ThreadScratch.swift).
         .target(
             name: "CThreadScratch"
+        ),
+        // The two halves of an asymmetric fence (membarrier): what a lookup's reader slot costs
+        // (ReaderRegistry.swift).
+        .target(
+            name: "CProcessFence"
         ),
         // Handlers and dispatch, typed arguments, destinations: the only module that imports Foundation.
         .target(

@@ -88,3 +88,33 @@ final class TrackedValue: Sendable {
         #expect(router.core.retiredPayloadCount == 0, "retired values still waiting after 10 s")
     }
 }
+
+/// How a lookup announces itself (docs/ARCHITECTURE.md, "Readers and writers"): with a plain
+/// store where writers fence every thread of the process (membarrier), and the slot word says so
+/// for good.
+@Suite struct ReaderSlotTests {
+    @Test func theSlotWordKeepsHowItsLookupsEnter() {
+        let slot = ReaderSlot()
+        let plain = ProcessFence.isAvailable ? ReaderSlot.plainEnter : 0
+        #expect(slot.state.load(ordering: .relaxed) == plain)
+        for holding in [false, true, false] {
+            slot.enter(router: 1)
+            let inside = slot.state.load(ordering: .relaxed)
+            #expect(inside & ReaderSlot.plainEnter == plain && inside & ReaderSlot.inLookup != 0)
+            slot.exit(holding: holding)
+            let after = slot.state.load(ordering: .relaxed)
+            #expect(after & ReaderSlot.plainEnter == plain && after & ReaderSlot.inLookup == 0)
+            #expect(after & ReaderSlot.holding == (holding ? ReaderSlot.holding : 0))
+            slot.drop()
+            #expect(slot.state.load(ordering: .relaxed) & ~ReaderSlot.plainEnter == inside & ~(ReaderSlot.plainEnter | ReaderSlot.inLookup))
+        }
+        // Each lookup counts one generation; the flags stay out of the count.
+        #expect(slot.state.load(ordering: .relaxed) >> 3 == 3)
+    }
+
+    /// A writer's fence returns, whichever way lookups enter (a no-op where they fence for
+    /// themselves).
+    @Test func writersFenceForTheReaders() {
+        for _ in 0..<3 { ProcessFence.fence() }
+    }
+}

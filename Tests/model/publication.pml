@@ -15,14 +15,22 @@
  * Mapping to the Swift code:
  *
  *   slot[r]       ReaderSlot.state (Sources/FastRouter/Table/ReaderRegistry.swift), the word only
- *                 reader r writes: the number of lookups it has started times GENERATION (4),
+ *                 reader r writes: the number of lookups it has started times GENERATION (4
+ *                 here, 8 in the code, whose third bit, ReaderSlot.plainEnter, never changes),
  *                 plus IN_LOOKUP (1) while it is inside one. The HOLDING bit (2) and the listed
  *                 payloads serve payload reclamation (PayloadReclaimer), not node reclamation,
  *                 and are left out; so is ReaderSlot.router (the model has one router).
  *   pinned[r]     ReaderSlot.pinned: the version of the tables reader r keeps for declines, 0 for
  *                 none. Only reader r writes it.
- *   enter         ReaderSlot.enter(router:): store (count + 1) * GENERATION | IN_LOOKUP,
- *                 sequentially consistent.
+ *   enter         ReaderSlot.enter(router:): store (count + 1) * GENERATION | IN_LOOKUP. Where
+ *                 the kernel offers membarrier(2) (ReaderSlot.plainEnter; the default here), a
+ *                 plain store behind a compiler barrier: it may wait in the reader's store
+ *                 buffer (pending[r]), unseen by the writer, past the reader's root load, until
+ *                 the reader's next store to the slot (a store buffer keeps its order) or the
+ *                 writer's fence drains it.
+ *                 Elsewhere (-DFENCEDENTER) sequentially consistent, seen at once.
+ *   fence         ProcessFence.fence(), membarrier(2), which waitForReaders calls before it reads
+ *                 the slots (where lookups enter plainly): every reader's store buffer drains.
  *   exit          ReaderSlot.exit(holding: false): store the word without IN_LOOKUP, releasing.
  *   pin           ReaderSlot.pin(_:), in RouterCore.match(url:into:collectingAll:) when the
  *                 lookup passed over other candidates: store the version it walked (read from
@@ -66,11 +74,16 @@
  *                 go back to the allocator), and the next update reuses them.
  *
  * Memory model. Spin interleaves whole statements: it checks the protocol under sequential
- * consistency. That is what the Swift orderings give the steps that matter. The reader's enter
- * store and root load and the writer's root store and slot loads are all sequentially consistent,
- * so they fall in one total order: either the writer's scan sees the reader's IN_LOOKUP, or the
- * reader's root load sees the new root (the store-buffering case a release store and an acquire
- * load would allow is excluded; the LATEENTER variant below shows what it would break). The
+ * consistency, except for the one reordering the code allows on purpose: a plain enter store
+ * that stays in the reader's store buffer while its root load goes ahead (modelled above). With
+ * FENCEDENTER the reader's enter store and root load and the writer's root store and slot loads
+ * are all sequentially consistent, so they fall in one total order: either the writer's scan
+ * sees the reader's IN_LOOKUP, or the reader's root load sees the new root (the store-buffering
+ * case a release store and an acquire load would allow is excluded; the LATEENTER variant below
+ * shows what it would break). With a plain enter, membarrier gives the same: when it returns,
+ * each reader has executed a full fence after the writer's root store, so a reader whose enter
+ * was stored before that fence is seen by the scan, and one whose enter came after loads the
+ * new root (NOMEMBARRIER shows what the fence prevents). The
  * root load also acquires the writer's node writes made before publication. The reader's exit is
  * a release store and the writer's waiting loads are sequentially consistent (acquiring), so
  * every read of a lookup happens before the writer frees what it read. A later enter (a new
@@ -132,6 +145,9 @@
  *   LATEENTER     the reader loads the root before it announces itself in its slot (what a
  *                 store-load reordering would do without the sequentially consistent enter):
  *                 property 1.
+ *   NOMEMBARRIER  the reader enters with a plain store, and the writer reads the slots without
+ *                 the process-wide fence: property 1.
+ * FENCEDENTER is not a broken variant but the protocol's other form, which must pass too.
  *   EARLYPUBLISH  the writer publishes the new root before it has written the new child:
  *                 property 2.
  *   NOPIN         the writer ignores pins: it frees what an update replaced after the grace
@@ -170,7 +186,19 @@ typedef Node {
 
 Node node[NODES];
 byte root;                 /* the published root */
-byte slot[READERS];        /* ReaderSlot.state of each reader */
+byte slot[READERS];        /* ReaderSlot.state of each reader, as the writer sees it */
+bool pending[READERS];     /* the reader's enter store is still in its store buffer */
+
+/* The reader's store buffer drains: its enter store, the next count with IN_LOOKUP, reaches the
+ * slot. It drains here, when the reader exits or the writer fences, and nowhere earlier: a store
+ * seen sooner only makes the writer wait for more readers (with FENCEDENTER, every enter is seen
+ * at once, and that protocol passes too). */
+#if !defined(FENCEDENTER) && !defined(LATEENTER)
+#define DRAIN(r)        if :: pending[r] -> slot[r] = (slot[r] & ~FLAGS) + GENERATION | IN_LOOKUP; pending[r] = false :: else -> skip fi
+#else
+/* Lookups that store their enter at once, sequentially consistent: nothing waits in a buffer. */
+#define DRAIN(r)        skip
+#endif
 byte pinned[READERS];      /* ReaderSlot.pinned of each reader: a version, 0 for none */
 
 /* Ghost state for properties 1 and 4 (no code counterpart). */
@@ -280,7 +308,7 @@ proctype Reader(byte me) {
             key = 0; r = 0; c = 0; expected = 0; ver = 0
         }
     :: pinned[me] == 0 && lookups < LOOKUPS ->
-#ifndef LATEENTER
+#if defined(FENCEDENTER)
         /* enter: the slot word (count + 1) * GENERATION | IN_LOOKUP, sequentially consistent */
         atomic {
             if
@@ -290,6 +318,19 @@ proctype Reader(byte me) {
             slot[me] = (slot[me] & ~FLAGS) + GENERATION | IN_LOOKUP
         };
         /* load the published root, sequentially consistent */
+        d_step { r = root; HOLD(me, r, key) };
+#elif !defined(LATEENTER)
+        /* enter: the same word, stored plainly: it waits in the reader's store buffer, where
+         * the writer cannot see it, until it drains (at any time, at the latest before the
+         * reader's next store to the slot) or the writer's process-wide fence drains it */
+        atomic {
+            if
+            :: key = 0
+            :: key = 1
+            fi;
+            pending[me] = true
+        };
+        /* load the published root, which the store in the buffer does not delay */
         d_step { r = root; HOLD(me, r, key) };
 #else
         atomic {
@@ -324,9 +365,11 @@ proctype Reader(byte me) {
         :: skip
         fi;
 #endif
-        /* exit: the slot word without IN_LOOKUP, releasing. A reader that did not pin lets go
-         * of its root here. */
+        /* exit: the slot word without IN_LOOKUP, releasing (behind the enter, if still
+         * buffered: a store buffer keeps its order). A reader that did not pin lets go of its
+         * root here. */
         d_step {
+            DRAIN(me);
             slot[me] = slot[me] & ~FLAGS;
             lookups++;
 #ifndef LATEPIN
@@ -384,6 +427,11 @@ proctype Writer() {
         };
         /* publish: one sequentially consistent store (version update + 1) */
         root = newRoot;
+#if !defined(FENCEDENTER) && !defined(NOMEMBARRIER)
+        /* the process-wide fence (ProcessFence.fence, membarrier): every reader's buffered
+         * store drains before the writer reads a slot */
+        d_step { DRAIN(0); DRAIN(1) };
+#endif
 #ifdef EARLYPUBLISH
         atomic { writeChild() };
 #endif

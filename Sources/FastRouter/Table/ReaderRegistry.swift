@@ -1,3 +1,4 @@
+import CProcessFence
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,8 +16,15 @@ import Darwin
 /// Each reader (a ``MatchScratch``: one per thread) owns a slot on its own cache line with one
 /// word: the number of lookups it has started, a bit that is set while it is inside a lookup and
 /// a bit that is set while it still holds the payloads its last lookup returned. Only the owner
-/// writes the word; entering a lookup costs one sequentially consistent store to memory no other
-/// thread writes; there is no shared reference count and no lock on the lookup path.
+/// writes the word; there is no shared reference count and no lock on the lookup path.
+///
+/// Entering a lookup is one store to memory no other thread writes, which must be ordered before
+/// the lookup loads the tables, as a writer's publication is before it reads the slots. Where
+/// the kernel offers it (``ProcessFence``), that order costs the lookup nothing: it stores plainly
+/// behind a compiler barrier, and the writer makes every thread of the process fence before it
+/// reads the slots (an asymmetric fence). Elsewhere the store is sequentially consistent (a locked
+/// instruction on x86). The slot word says which (``plainEnter``), so a lookup tests a word it
+/// has loaded anyway.
 ///
 /// A reader that keeps its results (a ``Matcher``) also lists the payloads it holds, up to
 /// ``heldCapacity`` of them, so that while it sits idle it holds back only those, not every
@@ -32,11 +40,18 @@ package final class ReaderSlot: Sendable {
     static let inLookup: UInt64 = 1
     /// Set while the owner may still read payloads returned by its last lookup.
     static let holding: UInt64 = 2
-    /// The word's lookup count unit: the count sits above the two flag bits.
-    static let generation: UInt64 = 4
+    /// Set for good when the slot is made, when writers fence every thread before they read the
+    /// slots (``ProcessFence/isAvailable``): ``enter(router:)`` then stores plainly.
+    static let plainEnter: UInt64 = 4
+    /// The word's lookup count unit: the count sits above the three flag bits.
+    static let generation: UInt64 = 8
 
     /// Lookups started (times ``generation``) plus the flags; the count never goes back.
-    @usableFromInline let state = Atomic<UInt64>(0)
+    @usableFromInline let state: Atomic<UInt64>
+
+    init() {
+        state = Atomic(ProcessFence.isAvailable ? Self.plainEnter : 0)
+    }
     /// The router of the latest lookup (its address), so one router's writers neither wait
     /// for nor keep payloads back because of readers of another.
     let router = Atomic<UInt>(0)
@@ -60,7 +75,8 @@ package final class ReaderSlot: Sendable {
     private let trailingPadding: LinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
 
     /// Marks the start of a lookup in `router`, which also drops whatever the previous lookup
-    /// returned. The full fence orders it before the reader loads the active side.
+    /// returned. Ordered before the reader loads the tables: by the writers' process-wide fence
+    /// (``plainEnter``), else by a full fence here.
     @inline(__always)
     func enter(router: UInt) {
         // Released before the new state: a writer that sees another router here knows every
@@ -68,7 +84,15 @@ package final class ReaderSlot: Sendable {
         // this line, which the state's store below writes anyway) rather than tested first.
         self.router.store(router, ordering: .releasing)
         let value = state.load(ordering: .relaxed)
-        state.store((value & ~3) &+ Self.generation | Self.inLookup, ordering: .sequentiallyConsistent)
+        let entered = (value & ~3) &+ Self.generation | Self.inLookup
+        if value & Self.plainEnter != 0 {
+            state.store(entered, ordering: .releasing)
+            // Keeps the compiler from moving the tables' load above the store; the hardware
+            // may, until a writer's ``ProcessFence/fence()``.
+            fastrouter_compiler_fence()
+        } else {
+            state.store(entered, ordering: .sequentiallyConsistent)
+        }
     }
 
     /// Marks the end of a lookup. `holding` says whether the caller will still read payloads
@@ -176,6 +200,9 @@ enum ReaderRegistry {
     /// Waits until every reader that was inside a lookup in `router` when this was called has
     /// left it. Called by writers only, after publishing a new side.
     static func waitForReaders(in router: UInt) {
+        // Every lookup that entered before this point is now visible in its slot; one that
+        // enters later loads the side just published (see ``ProcessFence``).
+        ProcessFence.fence()
         // The scan under the lock is short; the wait is outside it, and allocates only when some
         // reader is inside a lookup in this router.
         var inside: [(slot: ReaderSlot, seen: UInt64)] = []
@@ -213,7 +240,8 @@ enum ReaderRegistry {
     /// Replaces `holders` with the readers that may hold something of `router` right now:
     /// inside a lookup in it, or still using the payloads of their last one. Readers that hold
     /// nothing, or hold another router's, are left out: whatever was removed from `router`
-    /// before this call is out of their reach.
+    /// before this call is out of their reach. Called after the publication that removed it,
+    /// whose grace period fenced every thread (``waitForReaders(in:)``).
     static func holders(of router: UInt, into holders: inout [(slot: ReaderSlot, seen: UInt64)]) {
         holders.removeAll(keepingCapacity: true)
         slots.withLock { slots in
@@ -237,5 +265,21 @@ enum ReaderRegistry {
             guard now & ReaderSlot.inLookup == 0, slot.readHeld(settled: now, into: &held) else { return false }
         }
         return true
+    }
+}
+
+/// The writers' half of the reader slots' asymmetric fence (process_fence.h): membarrier(2) on
+/// Linux. Registered once per process, when the first slot is made.
+enum ProcessFence {
+    /// Whether writers fence every thread of the process before they read the slots, so that
+    /// lookups need not fence for themselves (``ReaderSlot/plainEnter``).
+    static let isAvailable: Bool = fastrouter_process_fence_register()
+
+    /// Makes every thread of the process execute a full fence, when lookups rely on it.
+    static func fence() {
+        guard isAvailable else { return }
+        // Registered, the kernel does not refuse; if it ever did, freeing nodes a lookup may
+        // still read would be worse than stopping.
+        guard fastrouter_process_fence() else { fatalError("FastRouter: membarrier(2) failed after registration") }
     }
 }
