@@ -85,7 +85,8 @@ package final class ReaderSlot: Sendable {
         self.router.store(router, ordering: .releasing)
         let value = state.load(ordering: .relaxed)
         let entered = (value & ~3) &+ Self.generation | Self.inLookup
-        if value & Self.plainEnter != 0 {
+        // Tested on the new word, which keeps the bit: one register for both.
+        if entered & Self.plainEnter != 0 {
             state.store(entered, ordering: .releasing)
             // Keeps the compiler from moving the tables' load above the store; the hardware
             // may, until a writer's ``ProcessFence/fence()``.
