@@ -43,7 +43,9 @@
 ** the routes either before or after each add or remove, never in between. fr_router_free must
 ** not run concurrently with any other call on the same router. An fr_match is not thread-safe:
 ** use one per thread (or guard it) and reuse it for many lookups. fr_strerror and fr_version may
-** be called from any thread.
+** be called from any thread. On Linux, each add or remove makes every thread of the process
+** execute a memory barrier (membarrier(2), one system call), which spares every lookup its own;
+** where the kernel or a sandbox refuses the call, lookups fence for themselves and behave alike.
 **
 ** LIFETIMES. fr_router_new and fr_match_new give ownership to the caller, who releases it with
 ** fr_router_free and fr_match_free. The library never keeps pointers to caller memory after a
