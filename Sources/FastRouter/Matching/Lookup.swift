@@ -444,7 +444,9 @@ package func pathMatchStatus(_ core: RouterCore, _ url: UnsafeBufferPointer<UInt
 }
 
 /// ``RouterCore/match(method:url:into:)`` for the C entry point `fr_router_match_method`, as
-/// ``matchStatus(_:_:_:)`` is for `fr_router_match`, through the walk.
+/// ``matchStatus(_:_:_:)`` is for `fr_router_match`, through the walk: what
+/// ``methodStatus(_:method:_:_:)`` calls for a name that is not a standard one. Out of line, so
+/// that the standard names' lookup does not hold the name.
 @inline(never)
 package func matchStatus(_ core: RouterCore, method: UnsafeBufferPointer<UInt8>, _ url: UnsafeBufferPointer<UInt8>,
                          _ scratch: MatchScratch) -> Int32 {

@@ -280,42 +280,39 @@ package func isGET(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
     return base.loadUnaligned(as: UInt16.self) == UInt16(littleEndian: 0x4547) && base.load(fromByteOffset: 2, as: UInt8.self) == 0x54
 }
 
-/// The number of the standard name (``MethodTable/standardNames``) spelled by `bytes`, or -1 for any
-/// other: the length chooses the names to try, and one or two loads compared with the
+/// The number of the standard name (``MethodTable/standardNames``) spelled by `bytes`, or -1
+/// for any other: the length chooses the names to try, and one or two loads compared with the
 /// names' bytes as constants tell which, without a word made or a probe.
 @inlinable @inline(__always)
 package func standardMethodNumber(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    // Little-endian: a name's first byte is the constant's lowest. A name of three bytes or
-    // more has a base address.
-    // The commonest lengths first, each one compare: a jump table costs more than they do.
-    let count = bytes.count
-    if count == 3 {
-        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
-        let name = UInt32(raw.loadUnaligned(as: UInt16.self)) | UInt32(raw.load(fromByteOffset: 2, as: UInt8.self)) &<< 16
-        return name == 0x54_45_47 ? 0 : name == 0x54_55_50 ? 1 : -1        // "GET", "PUT"
+    // Loads read as little-endian: a name's first byte is the constant's lowest. Only a name of
+    // three bytes or more is read, and it has a base address.
+    @inline(__always) func word32(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
-    if count == 4 {
-        let name = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped).loadUnaligned(as: UInt32.self)
-        return name == 0x54_53_4F_50 ? 2 : name == 0x44_41_45_48 ? 3 : -1  // "POST", "HEAD"
+    @inline(__always) func word16(_ offset: Int) -> UInt32 {
+        UInt32(UInt16(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
     }
-    switch count {
+    @inline(__always) func byte(_ offset: Int) -> UInt32 { UInt32(bytes[offset]) }
+    switch bytes.count {
+    case 3:
+        let name = word16(0) | byte(2) &<< 16
+        return name == 0x54_45_47 ? 0 : name == 0x54_55_50 ? 1 : -1         // "GET", "PUT"
+    case 4:
+        let name = word32(0)
+        return name == 0x54_53_4F_50 ? 2 : name == 0x44_41_45_48 ? 3 : -1   // "POST", "HEAD"
     case 5:
-        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
-        let head = raw.loadUnaligned(as: UInt32.self), last = raw.load(fromByteOffset: 4, as: UInt8.self)
-        if head == 0x43_54_41_50 && last == 0x48 { return 4 }               // "PATC" "H"
-        return head == 0x43_41_52_54 && last == 0x45 ? 5 : -1              // "TRAC" "E"
+        let head = word32(0), last = byte(4)
+        if head == 0x43_54_41_50 && last == 0x48 { return 4 }                // "PATC" "H"
+        return head == 0x43_41_52_54 && last == 0x45 ? 5 : -1               // "TRAC" "E"
     case 6:
-        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
-        let head = raw.loadUnaligned(as: UInt32.self), tail = raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self)
-        return head == 0x45_4C_45_44 && tail == 0x45_54 ? 6 : -1           // "DELE" "TE"
+        return word32(0) == 0x45_4C_45_44 && word16(4) == 0x45_54 ? 6 : -1  // "DELE" "TE"
     case 7:
         // Two overlapping loads: bytes 0-3 and 3-6.
-        let raw = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
-        let head = raw.loadUnaligned(as: UInt32.self), tail = raw.loadUnaligned(fromByteOffset: 3, as: UInt32.self)
-        if head == 0x49_54_50_4F && tail == 0x53_4E_4F_49 { return 7 }      // "OPTI" "IONS"
-        return head == 0x4E_4E_4F_43 && tail == 0x54_43_45_4E ? 8 : -1     // "CONN" "NECT"
+        let head = word32(0), tail = word32(3)
+        if head == 0x49_54_50_4F && tail == 0x53_4E_4F_49 { return 7 }       // "OPTI" "IONS"
+        return head == 0x4E_4E_4F_43 && tail == 0x54_43_45_4E ? 8 : -1      // "CONN" "NECT"
     default:
         return -1
     }
 }
-
