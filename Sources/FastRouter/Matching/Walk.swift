@@ -549,7 +549,10 @@ struct Walker {
     private func atEnd<Mode: WalkMode>(_ node: Node, _ mode: Mode.Type) {
         // The commonest end: one route, no wildcard.
         if node.hasOneTerminalOnly {
-            consider(node.terminalAddress(at: 0), extra: nil, mode)
+            // In a lookup without a method, a route without a host rule takes the URL: its
+            // shape is not read, a load the walk's end would wait for.
+            let accepted = state.pointee.methodBit == .max && node.terminalTraits & Node.noHostRuleTrait != 0
+            consider(node.terminalAddress(at: 0), extra: nil, accepted: accepted, mode)
             return
         }
         if !Mode.collects && node.hasOneTerminalPerMethod && state.pointee.headPreference == WalkState.oneMethod {

@@ -73,6 +73,10 @@ struct Node: BitwiseCopyable {
     /// True when a placeholder child is the only dynamic branch (no edge, no wildcard): when no
     /// literal child takes the segment, a walk goes on to it without trying anything else.
     @inline(__always) var onlyParameter: Bool { flags & Self.onlyParameterFlag != 0 }
+    /// What every terminal and wildcard of the node has in common (``noHostRuleTrait``): a
+    /// lookup without a method accepts a lone route without a host rule without reading its
+    /// shape (`Walker.atEnd`).
+    @inline(__always) var terminalTraits: UInt8 { base.load(fromByteOffset: 31, as: UInt8.self) }
     /// Where the terminals start in the block; the edges end there.
     @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 32, as: UInt32.self)) }
     /// Where the label's bytes are: offset 8 (``labelHead``) for a label of up to 8 bytes.
@@ -87,6 +91,8 @@ struct Node: BitwiseCopyable {
     static let leafFlag: UInt8 = 1, dynamicFlag: UInt8 = 2, parameterFlag: UInt8 = 4, chunkedFlag: UInt8 = 8,
                onlyParameterFlag: UInt8 = 16, indexedFlag: UInt8 = 32, singleLiteralFlag: UInt8 = 64,
                oneTerminalPerMethodFlag: UInt8 = 128
+    /// ``terminalTraits``: no route of the node has a host rule.
+    static let noHostRuleTrait: UInt8 = 1
 
     // MARK: Sections
 
@@ -154,6 +160,7 @@ struct Node: BitwiseCopyable {
         if parameter != nil && edges.isEmpty && wildcards.isEmpty { flags |= onlyParameterFlag }
         if wildcards.isEmpty && Self.haveOneTerminalPerMethod(terminals) { flags |= oneTerminalPerMethodFlag }
         base.storeBytes(of: flags, toByteOffset: 30, as: UInt8.self)
+        base.storeBytes(of: traits(of: terminals) & traits(of: wildcards), toByteOffset: 31, as: UInt8.self)
         base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 32, as: UInt32.self)
         base.storeBytes(of: UInt32(storesLabel ? labelOffset : 8), toByteOffset: 36, as: UInt32.self)
         literals.write(to: base + headerSize)
@@ -178,6 +185,12 @@ struct Node: BitwiseCopyable {
             label.withUnsafeBytes { (base + labelOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }
         return Node(base)
+    }
+
+    /// The ``terminalTraits`` of a node whose terminals and wildcards are `routes`; a node's are
+    /// those of its terminals and of its wildcards, and-ed.
+    static func traits(of routes: [Terminal]) -> UInt8 {
+        routes.allSatisfy { $0.shape.pointee.hostRank == 0 } ? noHostRuleTrait : 0
     }
 
     /// Whether `terminals` earn ``hasOneTerminalPerMethod``: two or more, one key, no host rule.

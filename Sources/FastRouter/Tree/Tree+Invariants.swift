@@ -145,6 +145,8 @@ enum TreeInvariants {
         precondition(node.onlyParameter == (node.hasParameter && node.edgeCount == 0 && node.wildcardCount == 0),
                      "invariant: the only-parameter flag")
         let terminals = node.terminalList
+        precondition(node.terminalTraits == Node.traits(of: terminals) & Node.traits(of: node.wildcardList),
+                     "invariant: the terminal traits")
         precondition(node.hasOneTerminalPerMethod == (node.wildcardCount == 0 && Node.haveOneTerminalPerMethod(terminals)),
                      "invariant: the one-terminal-per-method flag")
         if node.hasOneTerminalPerMethod {
