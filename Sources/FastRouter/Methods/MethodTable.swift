@@ -67,18 +67,12 @@ final class MethodTable: @unchecked Sendable {
 
     // MARK: Lookups
 
-    /// The bit of the method spelled by `bytes`, or 0 when the router has never seen it.
+    /// The bit of the method spelled by `bytes`, or 0 when the router has never seen it: for a
+    /// name of up to eight bytes, its ``word(_:)``, one multiply and, mostly, one entry compared.
     @inline(__always)
     func bit(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        bit(of: bytes, word: Self.word(bytes))
-    }
-
-    /// ``bit(of:)`` for a caller that has the name's ``word(_:)`` already: for a name of up to
-    /// eight bytes, one multiply and, mostly, one entry compared.
-    @inline(__always)
-    func bit(of bytes: UnsafeBufferPointer<UInt8>, word: UInt64) -> UInt64 {
         guard bytes.count <= 8 else { return longBit(of: bytes) }
-        return bit(word: word)
+        return bit(word: Self.word(bytes))
     }
 
     /// The bit of the name of up to eight bytes whose ``word(_:)`` is `word`, or 0 when the

@@ -48,10 +48,6 @@ package final class ReaderSlot: Sendable {
 
     /// Lookups started (times ``generation``) plus the flags; the count never goes back.
     @usableFromInline let state: Atomic<UInt64>
-
-    init() {
-        state = Atomic(ProcessFence.isAvailable ? Self.plainEnter : 0)
-    }
     /// The router of the latest lookup (its address), so one router's writers neither wait
     /// for nor keep payloads back because of readers of another.
     let router = Atomic<UInt>(0)
@@ -73,6 +69,11 @@ package final class ReaderSlot: Sendable {
     let pinned = Atomic<UInt64>(0)
     // The same after the slot's written words.
     private let trailingPadding: LinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// A slot whose lookups enter plainly where writers fence every thread (``plainEnter``).
+    init() {
+        state = Atomic(ProcessFence.isAvailable ? Self.plainEnter : 0)
+    }
 
     /// Marks the start of a lookup in `router`, which also drops whatever the previous lookup
     /// returned. Ordered before the reader loads the tables: by the writers' process-wide fence
@@ -266,21 +267,5 @@ enum ReaderRegistry {
             guard now & ReaderSlot.inLookup == 0, slot.readHeld(settled: now, into: &held) else { return false }
         }
         return true
-    }
-}
-
-/// The writers' half of the reader slots' asymmetric fence (process_fence.h): membarrier(2) on
-/// Linux. Registered once per process, when the first slot is made.
-enum ProcessFence {
-    /// Whether writers fence every thread of the process before they read the slots, so that
-    /// lookups need not fence for themselves (``ReaderSlot/plainEnter``).
-    static let isAvailable: Bool = fastrouter_process_fence_register()
-
-    /// Makes every thread of the process execute a full fence, when lookups rely on it.
-    static func fence() {
-        guard isAvailable else { return }
-        // Registered, the kernel does not refuse; if it ever did, freeing nodes a lookup may
-        // still read would be worse than stopping.
-        guard fastrouter_process_fence() else { fatalError("FastRouter: membarrier(2) failed after registration") }
     }
 }

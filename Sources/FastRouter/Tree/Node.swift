@@ -187,8 +187,8 @@ struct Node: BitwiseCopyable {
         return Node(base)
     }
 
-    /// The ``terminalTraits`` of a node whose terminals and wildcards are `routes`; a node's are
-    /// those of its terminals and of its wildcards, and-ed.
+    /// The ``terminalTraits`` every route of `routes` has (a node's: those of its terminals and
+    /// of its wildcards, and-ed).
     static func traits(of routes: [Terminal]) -> UInt8 {
         routes.allSatisfy { $0.shape.pointee.hostRank == 0 } ? noHostRuleTrait : 0
     }
