@@ -349,9 +349,9 @@ struct Walker {
                     // tags (a site's first level, or a resource's dozens of actions).
                     let target = SegmentHash.tagLanes(head: head, length: length), path = UnsafeRawPointer(bytes + start)
                     literal = node.blockChild(target, block: 0, head: head, length: length, path: path)
-                    if literal == nil && node.literalCount > LiteralChildren.tagBlock {
+                    if literal == nil && node.indexCount > LiteralChildren.tagBlock {
                         literal = node.blockChild(target, block: LiteralChildren.tagBlock, head: head, length: length, path: path)
-                        if literal == nil && node.literalCount > 2 &* LiteralChildren.tagBlock {
+                        if literal == nil && node.indexCount > 2 &* LiteralChildren.tagBlock {
                             literal = node.laterBlockChild(target, from: 2 &* LiteralChildren.tagBlock, head: head,
                                                            length: length, path: path)
                         }

@@ -30,10 +30,12 @@ struct PublishedTables: ~Copyable {
     /// When set (tests, fuzzers), every publication first checks the new version's structure
     /// and that it reaches nothing it is about to free.
     nonisolated(unsafe) package static var checksEveryUpdate = false
+    /// Where the tree's blocks live (the writer's, like every block it frees).
+    private let arena = BlockArena()
 
     init(pathsCompareExactly: Bool) {
         self.pathsCompareExactly = pathsCompareExactly
-        let empty = Node.make(label: [], literals: .none, parameter: nil, edges: [], terminals: [], wildcards: [])
+        let empty = Node.make(label: [], literals: .none, parameter: nil, edges: [], terminals: [], wildcards: [], in: arena)
         roots.store(UInt(bitPattern: TableRoots.make([(nil, empty)], maxCaptures: 0, version: 1).base),
                     ordering: .sequentiallyConsistent)
     }
@@ -60,7 +62,7 @@ struct PublishedTables: ~Copyable {
     @discardableResult
     func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion]) -> Bool {
         let old = published
-        let frozen = editor.freeze()
+        let frozen = editor.freeze(into: arena)
         let dynamicRoutes = old.dynamicRoutes + editor.dynamicDelta
         var paths = StaticPathsEditor(old.staticPaths)
         paths.update(from: old, global: frozen[0].root, dynamicRoutes: dynamicRoutes, edits: editor.staticEdits)
@@ -80,11 +82,11 @@ struct PublishedTables: ~Copyable {
         if kept {
             retired.append(replaced)
         } else {
-            replaced.free()
+            replaced.free(into: arena)
         }
         retired.removeAll { entry in
             guard oldestPin.map({ entry.version < $0 }) ?? true else { return false }
-            entry.free()
+            entry.free(into: arena)
             return true
         }
         return kept
@@ -92,21 +94,21 @@ struct PublishedTables: ~Copyable {
 
     /// Frees every table, and the `retired` versions; no reader or writer may use them afterwards.
     func deallocate(retired: [RetiredVersion]) {
-        for entry in retired { entry.free() }
+        for entry in retired { entry.free(into: arena) }
         let tables = published
-        for entry in tables.all { Self.free(entry.root) }
+        for entry in tables.all { free(entry.root) }
         tables.staticPaths.deallocate()
         tables.deallocate()
     }
 
     /// Frees `node`, its chunks (``LiteralChunk``) and everything below; a stack, not recursion
     /// (a path may be thousands of nodes deep).
-    private static func free(_ node: Node) {
+    private func free(_ node: Node) {
         var stack = [node]
         while let node = stack.popLast() {
             stack += node.children
-            for chunk in node.chunkBlocks { chunk.deallocate() }
-            node.deallocate()
+            for chunk in node.chunkBlocks { arena.deallocate(chunk) }
+            node.deallocate(in: arena)
         }
     }
 }
@@ -120,8 +122,10 @@ struct RetiredVersion {
     /// Regexes and partial templates its edges use that the router no longer holds.
     var keepAlive: [AnyObject] = []
 
-    func free() {
-        for block in blocks { block.deallocate() }
+    /// Frees its blocks into `arena`, the tables' (which gives back to the system allocator
+    /// what came from it, such as the ``StaticPaths`` blocks).
+    func free(into arena: BlockArena) {
+        for block in blocks { arena.deallocate(block) }
         roots.deallocate()
     }
 }

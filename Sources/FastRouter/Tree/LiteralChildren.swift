@@ -79,7 +79,7 @@ struct LiteralChunk: BitwiseCopyable {
     typealias RawSlot = (slot: Int, entry: UnsafeMutableRawPointer, isChunk: Bool)
 
     /// A new block. `slots`: per occupied slot in order (or the collision list), a child or a chunk.
-    static func make(level: Int, slots: [(slot: Int, entry: FrozenChunkEntry)]) -> LiteralChunk {
+    static func make(level: Int, slots: [(slot: Int, entry: FrozenChunkEntry)], in arena: BlockArena) -> LiteralChunk {
         var count = 0
         var maxKey = Int64.min
         let raw: [RawSlot] = slots.map { slot, entry in
@@ -94,15 +94,15 @@ struct LiteralChunk: BitwiseCopyable {
                 return (slot, chunk.base, true)
             }
         }
-        return write(level: level, raw, count: count, maxKey: maxKey)
+        return write(level: level, raw, count: count, maxKey: maxKey, in: arena)
     }
 
     /// A new block holding `slots` (in slot order, or the collision list), with `count` and
     /// `maxKey` for its header: the layout every chunk trie shares (a large node's children,
-    /// ``StaticPaths``).
-    static func write(level: Int, _ slots: [RawSlot], count: Int, maxKey: Int64) -> LiteralChunk {
+    /// ``StaticPaths``), from `arena`, or from the system allocator (`nil`: ``StaticPaths``).
+    static func write(level: Int, _ slots: [RawSlot], count: Int, maxKey: Int64, in arena: BlockArena?) -> LiteralChunk {
         let size = headerSize + 8 * slots.count
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        let base = arena?.allocate(byteCount: size) ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         for (index, (slot, entry, isChunk)) in slots.enumerated() {
             if level < LiteralChildren.hashLevels {
@@ -255,7 +255,7 @@ extension Node {
     /// The tag byte `index` of the index (a node that is not chunked); past the children, an
     /// unused one (0).
     @inline(__always) func tag(at index: Int) -> UInt8 {
-        base.load(fromByteOffset: Node.headerSize &+ LiteralChildren.tagOffset(index, count: literalCount), as: UInt8.self)
+        base.load(fromByteOffset: Node.headerSize &+ LiteralChildren.tagOffset(index, count: indexCount), as: UInt8.self)
     }
     @inline(__always) func indexedChild(at index: Int) -> Node {
         Node(base.load(fromByteOffset: Node.headerSize &+ LiteralChildren.childOffset(index), as: UnsafeMutableRawPointer.self))
@@ -274,7 +274,7 @@ extension Node {
         if isChunked {
             rootChunk.forEachChild(level: 0, body)
         } else {
-            for index in 0..<literalCount { body(indexedChild(at: index)) }
+            for index in 0..<indexCount { body(indexedChild(at: index)) }
         }
     }
 
@@ -302,7 +302,7 @@ extension Node {
         let head = SegmentHash.head(bytes, from: start, end: end, readable: readable)
         let target = SegmentHash.tagLanes(head: head, length: length), path = UnsafeRawPointer(bytes + start)
         if let child = blockChild(target, block: 0, head: head, length: length, path: path) { return child }
-        guard literalCount > LiteralChildren.tagBlock else { return nil }
+        guard indexCount > LiteralChildren.tagBlock else { return nil }
         return laterBlockChild(target, from: LiteralChildren.tagBlock, head: head, length: length, path: path)
     }
 
@@ -313,13 +313,12 @@ extension Node {
     /// that block has none.
     @inline(__always)
     func blockChild(_ target: SIMD16<UInt8>, block: Int, head: UInt64, length: Int, path: UnsafeRawPointer) -> Node? {
-        let tags = UnsafeRawPointer(base + (Node.headerSize &+ LiteralChildren.tagOffset(block, count: literalCount)))
+        let tags = UnsafeRawPointer(base + (Node.headerSize &+ LiteralChildren.tagOffset(block, count: indexCount)))
         var hits = LaneMask.of(tags.loadUnaligned(as: SIMD16<UInt8>.self) .== target)
         while hits != 0 {
             let child = indexedChild(at: block &+ hits.trailingZeroBitCount)
             if child.labelHead == head && child.labelLength == length
-                && (length <= 8 || path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-                        == UnsafeRawPointer(child.label).loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)) {
+                && (length <= 8 || path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == child.labelTail) {
                 return child
             }
             hits &= hits &- 1
@@ -353,7 +352,7 @@ extension Node {
     private func child(tagged target: SIMD16<UInt8>, from first: Int, head: UInt64, length: Int,
                        path: UnsafeRawPointer) -> Node? {
         let tags = UnsafeRawPointer(base + Node.headerSize)
-        let count = literalCount
+        let count = indexCount
         let tagBytes = LiteralChildren.tagBytes(count)
         var block = first
         while block < tagBytes {
@@ -388,13 +387,12 @@ extension Node {
         return length <= 8 || restMatches(length: length, path: path)
     }
 
-    /// Whether the bytes of a label longer than 8 after its first word are those at `path`: whole
-    /// words, the last one ending where the label ends (it may overlap the one before).
+    /// Whether the bytes of a label longer than 8 after its first word are those at `path`: the
+    /// last word (``labelTail``) first, from the header, then any whole words between, from the
+    /// label's bytes (a label of more than 16 bytes).
     @inline(__always)
     private func restMatches(length: Int, path: UnsafeRawPointer) -> Bool {
-        let label = UnsafeRawPointer(self.label)
-        return ByteComparison.wordsBeforeLastEqual(path, label, from: 8, length: length)
-            && path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-                == label.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+        path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == labelTail
+            && (length <= 16 || ByteComparison.wordsBeforeLastEqual(path, UnsafeRawPointer(label), from: 8, length: length))
     }
 }

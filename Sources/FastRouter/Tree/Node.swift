@@ -38,19 +38,27 @@ struct Node: BitwiseCopyable {
     /// The label's first word (``SegmentHash/head(_:from:end:readable:)``: all of a label of up to 8
     /// bytes, zero-padded): with ``labelLength``, one compare confirms a short segment.
     @inline(__always) var labelHead: UInt64 { base.load(fromByteOffset: 8, as: UInt64.self) }
-    @inline(__always) var labelLength: Int { Int(base.load(fromByteOffset: 16, as: UInt32.self)) }
+    /// The 8 bytes that end a label longer than 8 bytes (they may overlap ``labelHead``), 0 for a
+    /// shorter one: with the head, all of a label of up to 16 bytes, so a walk confirms such a
+    /// segment in the header's line, without reading the label's bytes at the block's end.
+    @inline(__always) var labelTail: UInt64 { base.load(fromByteOffset: 16, as: UInt64.self) }
+    /// The label's length: a pattern is at most 8 KiB (``PatternParser/maxLength``), so 16 bits.
+    @inline(__always) var labelLength: Int { Int(base.load(fromByteOffset: 24, as: UInt16.self)) }
+    /// Literal children in the index (at most ``LiteralChildren/inlineLimit``); 0 for a chunked
+    /// node, whose count is its root chunk's (see ``literalCount``).
+    @inline(__always) var indexCount: Int { Int(base.load(fromByteOffset: 26, as: UInt16.self)) }
     /// Literal children, in the index or in the chunks.
-    @inline(__always) var literalCount: Int { Int(base.load(fromByteOffset: 20, as: UInt32.self)) }
-    @inline(__always) var edgeCount: Int { Int(base.load(fromByteOffset: 24, as: UInt16.self)) }
-    @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 26, as: UInt16.self)) }
-    @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 28, as: UInt16.self)) }
+    var literalCount: Int { isChunked ? rootChunk.count : indexCount }
+    @inline(__always) var edgeCount: Int { Int(base.load(fromByteOffset: 28, as: UInt16.self)) }
+    @inline(__always) var terminalCount: Int { Int(base.load(fromByteOffset: 30, as: UInt16.self)) }
+    @inline(__always) var wildcardCount: Int { Int(base.load(fromByteOffset: 32, as: UInt16.self)) }
     /// True when the node has one terminal and no wildcard (the two counts in one load): the
     /// commonest end of a walk.
-    @inline(__always) var hasOneTerminalOnly: Bool { base.loadUnaligned(fromByteOffset: 26, as: UInt32.self) == 1 }
+    @inline(__always) var hasOneTerminalOnly: Bool { base.loadUnaligned(fromByteOffset: 30, as: UInt32.self) == 1 }
     /// Bit 0: ``isLeafOnly``; bit 1: ``hasDynamic``; bit 2: ``hasParameter``; bit 3:
     /// ``isChunked``; bit 4: ``onlyParameter``; bit 5: ``isIndexed``; bit 6:
     /// ``hasSingleLiteral``; bit 7: ``hasOneTerminalPerMethod``. One load for all.
-    @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 30, as: UInt8.self) }
+    @inline(__always) var flags: UInt8 { base.load(fromByteOffset: 34, as: UInt8.self) }
     /// True when the node has no literal child, edge, parameter child or wildcard: after it the
     /// URL must end.
     @inline(__always) var isLeafOnly: Bool { flags & Self.leafFlag != 0 }
@@ -76,11 +84,15 @@ struct Node: BitwiseCopyable {
     /// What every terminal and wildcard of the node has in common (``noHostRuleTrait``): a
     /// lookup without a method accepts a lone route without a host rule without reading its
     /// shape (`Walker.atEnd`).
-    @inline(__always) var terminalTraits: UInt8 { base.load(fromByteOffset: 31, as: UInt8.self) }
+    @inline(__always) var terminalTraits: UInt8 { base.load(fromByteOffset: 35, as: UInt8.self) }
     /// Where the terminals start in the block; the edges end there.
-    @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 32, as: UInt32.self)) }
-    /// Where the label's bytes are: offset 8 (``labelHead``) for a label of up to 8 bytes.
-    @inline(__always) private var labelOffset: Int { Int(base.load(fromByteOffset: 36, as: UInt32.self)) }
+    @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 36, as: UInt32.self)) }
+    /// Where the label's bytes are: after the wildcards for a label longer than 8 bytes, else
+    /// offset 8 (``labelHead``). Only the rare paths read them: a walk confirms a label of up to
+    /// 16 bytes in the header.
+    @inline(__always) private var labelOffset: Int {
+        labelLength <= 8 ? 8 : terminalOffset &+ Self.terminalSize &* (terminalCount &+ wildcardCount)
+    }
 
     static let headerSize = 40
     /// A cache line: where every block starts (see above). It costs about 7 bytes a route at a
@@ -122,16 +134,16 @@ struct Node: BitwiseCopyable {
     /// Writes a new block. `label`: the literal segment the node stands for (empty for a root or
     /// a dynamic segment's node).
     static func make(label: [UInt8], literals: FrozenLiterals, parameter: Node?, edges: [Edge],
-                     terminals: [Terminal], wildcards: [Terminal]) -> Node {
+                     terminals: [Terminal], wildcards: [Terminal], in arena: BlockArena) -> Node {
         let literalSize = literals.byteCount
         let terminalOffset = headerSize + literalSize + (parameter == nil ? 0 : 8) + edgeSize * edges.count
         let labelOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count)
         let storesLabel = label.count > 8
         let size = labelOffset + (storesLabel ? (label.count + 15) & ~7 : 0)
         precondition(edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
-                     && wildcards.count <= Int(UInt16.max) && size <= Int(UInt32.max),
-                     "a tree node outgrew its header")
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: Self.blockAlignment)
+                     && wildcards.count <= Int(UInt16.max) && label.count <= Int(UInt16.max)
+                     && size <= Int(UInt32.max), "a tree node outgrew its header")
+        let base = arena.allocate(byteCount: size)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         var maxKey = literals.maxKey
         for terminal in terminals { maxKey = Swift.max(maxKey, terminal.key) }
@@ -140,11 +152,14 @@ struct Node: BitwiseCopyable {
         for edge in edges { maxKey = Swift.max(maxKey, edge.child.maxKey) }
         base.storeBytes(of: maxKey, as: Int64.self)
         base.storeBytes(of: SegmentHash.head(of: label), toByteOffset: 8, as: UInt64.self)
-        base.storeBytes(of: UInt32(label.count), toByteOffset: 16, as: UInt32.self)
-        base.storeBytes(of: UInt32(literals.count), toByteOffset: 20, as: UInt32.self)
-        base.storeBytes(of: UInt16(edges.count), toByteOffset: 24, as: UInt16.self)
-        base.storeBytes(of: UInt16(terminals.count), toByteOffset: 26, as: UInt16.self)
-        base.storeBytes(of: UInt16(wildcards.count), toByteOffset: 28, as: UInt16.self)
+        base.storeBytes(of: Self.tail(of: label), toByteOffset: 16, as: UInt64.self)
+        base.storeBytes(of: UInt16(label.count), toByteOffset: 24, as: UInt16.self)
+        if case .chunked = literals {} else {
+            base.storeBytes(of: UInt16(literals.count), toByteOffset: 26, as: UInt16.self)
+        }
+        base.storeBytes(of: UInt16(edges.count), toByteOffset: 28, as: UInt16.self)
+        base.storeBytes(of: UInt16(terminals.count), toByteOffset: 30, as: UInt16.self)
+        base.storeBytes(of: UInt16(wildcards.count), toByteOffset: 32, as: UInt16.self)
         let leaf = parameter == nil && literals.count == 0 && edges.isEmpty && wildcards.isEmpty
         let dynamic = parameter != nil || !edges.isEmpty || !wildcards.isEmpty
         var flags: UInt8 = leaf ? leafFlag : 0
@@ -159,10 +174,9 @@ struct Node: BitwiseCopyable {
         }
         if parameter != nil && edges.isEmpty && wildcards.isEmpty { flags |= onlyParameterFlag }
         if wildcards.isEmpty && Self.haveOneTerminalPerMethod(terminals) { flags |= oneTerminalPerMethodFlag }
-        base.storeBytes(of: flags, toByteOffset: 30, as: UInt8.self)
-        base.storeBytes(of: traits(of: terminals) & traits(of: wildcards), toByteOffset: 31, as: UInt8.self)
-        base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 32, as: UInt32.self)
-        base.storeBytes(of: UInt32(storesLabel ? labelOffset : 8), toByteOffset: 36, as: UInt32.self)
+        base.storeBytes(of: flags, toByteOffset: 34, as: UInt8.self)
+        base.storeBytes(of: traits(of: terminals) & traits(of: wildcards), toByteOffset: 35, as: UInt8.self)
+        base.storeBytes(of: UInt32(terminalOffset), toByteOffset: 36, as: UInt32.self)
         literals.write(to: base + headerSize)
         var offset = headerSize + literalSize
         if let parameter {
@@ -187,6 +201,12 @@ struct Node: BitwiseCopyable {
         return Node(base)
     }
 
+    /// ``labelTail`` of `label`: its last 8 bytes when it is longer than 8, else 0.
+    static func tail(of label: [UInt8]) -> UInt64 {
+        guard label.count > 8 else { return 0 }
+        return label.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: label.count - 8, as: UInt64.self) }
+    }
+
     /// The ``terminalTraits`` every route of `routes` has (a node's: those of its terminals and
     /// of its wildcards, and-ed).
     static func traits(of routes: [Terminal]) -> UInt8 {
@@ -199,9 +219,9 @@ struct Node: BitwiseCopyable {
         return terminals.allSatisfy { $0.key == first.key && $0.shape.pointee.hostRank == 0 }
     }
 
-    /// Frees the block (not its children, nor its chunks). Only after every reader that could
-    /// reach it has left.
-    func deallocate() { base.deallocate() }
+    /// Frees the block (not its children, nor its chunks) into `arena`, which it came from.
+    /// Only after every reader that could reach it has left.
+    func deallocate(in arena: BlockArena) { arena.deallocate(base) }
 
     // MARK: Reading back
 

@@ -157,11 +157,11 @@ struct StaticPathsEditor {
         }
     }
 
-    /// A new chunk (see ``LiteralChunk/write(level:_:count:maxKey:)``), unpublished until the
+    /// A new chunk (see ``LiteralChunk/write(level:_:count:maxKey:in:)``), unpublished until the
     /// edit is: its header counts the entries below it (no key: entries hold no routes).
     private mutating func write(level: Int, _ slots: [LiteralChunk.RawSlot]) -> UnsafeMutableRawPointer {
         let count = slots.reduce(0) { $0 + ($1.isChunk ? LiteralChunk($1.entry).count : 1) }
-        let base = LiteralChunk.write(level: level, slots, count: count, maxKey: Int64.min).base
+        let base = LiteralChunk.write(level: level, slots, count: count, maxKey: Int64.min, in: nil).base
         scratch.insert(UInt(bitPattern: base))
         return base
     }

@@ -90,6 +90,7 @@ enum TreeInvariants {
         precondition(isLiteral == !label.isEmpty, "invariant: literal children have a label, no other node does")
         precondition(!label.contains(UInt8(ascii: "/")), "invariant: a label is one segment (a decoded '/' is NUL)")
         precondition(node.labelHead == SegmentHash.head(of: label), "invariant: labelHead is the label's first word")
+        precondition(node.labelTail == Node.tail(of: label), "invariant: labelTail is the label's last word")
         let hasOwn = node.terminalCount > 0 || node.wildcardCount > 0
         if !isRoot {
             precondition(hasOwn || node.literalCount + node.edgeCount > 0 || node.hasParameter,

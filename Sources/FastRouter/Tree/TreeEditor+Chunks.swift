@@ -198,7 +198,7 @@ extension TreeEditor {
                 }
             }
             written += 1
-            return LiteralChunk.make(level: level, slots: slots)
+            return LiteralChunk.make(level: level, slots: slots, in: arena.unsafelyUnwrapped)
         }
     }
 

@@ -4,7 +4,7 @@
 /// into an ``EditNode`` and notes the published block as replaced. Everything else stays shared
 /// with the published version. A large node's literal children are thawed one chunk at a time
 /// (see ``LiteralChildren``): an add copies the chunks on its hash's path, never the fan-out.
-/// ``freeze()`` then writes the changed nodes and chunks as new blocks, bottom-up, and returns
+/// ``freeze(into:)`` then writes the changed nodes and chunks as new blocks, bottom-up, and returns
 /// the new roots; the caller publishes them with one atomic store and, after the readers' grace
 /// period, frees the replaced blocks. An editor that is dropped (a duplicate found half-way
 /// through a batch) has changed nothing anyone can see.
@@ -25,7 +25,7 @@ struct TreeEditor {
     var chunks: [EditChunk] = []
     /// Published blocks (nodes and chunks) this edit replaces, to free after the grace period.
     var replaced: [UnsafeMutableRawPointer] = []
-    /// Blocks (nodes and chunks) ``freeze()`` wrote.
+    /// Blocks (nodes and chunks) ``freeze(into:)`` wrote.
     var written = 0
     /// The global table's static routes this edit added or removed, as their labels: the paths
     /// whose nodes (and their prefixes' nodes) ``StaticPaths`` must look up again.
@@ -36,8 +36,10 @@ struct TreeEditor {
     /// Whether the published version has a ``StaticPaths`` map, which this edit's static paths
     /// must then be looked up for again.
     private let keepsStaticPaths: Bool
-    /// During ``freeze()``: each edited node's block once written (`nil` inside: dropped).
+    /// During ``freeze(into:)``: each edited node's block once written (`nil` inside: dropped).
     private var frozen: [Node??] = []
+    /// During ``freeze(into:)``: where the new blocks go.
+    private(set) var arena: BlockArena?
 
     init(_ tables: TableRoots) {
         keepsStaticPaths = tables.dynamicRoutes == 0
@@ -260,7 +262,9 @@ struct TreeEditor {
     /// Writes every edited node as a new block and returns the new roots (the global table's
     /// first). Nodes left without routes are dropped, so the result has the same shape whatever
     /// the order of the edits.
-    mutating func freeze() -> [(scheme: [UInt8]?, root: Node)] {
+    mutating func freeze(into arena: BlockArena) -> [(scheme: [UInt8]?, root: Node)] {
+        self.arena = arena
+        defer { self.arena = nil }
         var result: [(scheme: [UInt8]?, root: Node)] = []
         frozen = [Node??](repeating: nil, count: nodes.count)
         for position in roots.indices {
@@ -275,7 +279,7 @@ struct TreeEditor {
             // A scheme table left empty is dropped; the global table always has a root.
             if position > 0 && node.isEmptyRoot {
                 switch root {
-                case .editing: node.deallocate()
+                case .editing: node.deallocate(in: arena)
                 case .published(let published): replaced.append(published.base)
                 }
                 continue
@@ -351,7 +355,7 @@ struct TreeEditor {
         if !isRoot && empty { return nil }
         written += 1
         return Node.make(label: edit.label, literals: literals, parameter: parameter, edges: edges,
-                         terminals: edit.terminals, wildcards: edit.wildcards)
+                         terminals: edit.terminals, wildcards: edit.wildcards, in: arena.unsafelyUnwrapped)
     }
 }
 
@@ -372,8 +376,8 @@ struct EditNode {
         label = node.labelBytes
         if node.isChunked {
             literals = .chunked(.published(node.rootChunk))
-        } else if node.literalCount > 0 {
-            literals = .list((0..<node.literalCount).map { index in
+        } else if node.indexCount > 0 {
+            literals = .list((0..<node.indexCount).map { index in
                 let child = node.indexedChild(at: index)
                 return (child.labelHash, .published(child))
             })

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Where a router's tree blocks (nodes and chunks) live once its tables are large: 2 MiB
+/// regions the router maps itself, asked to be backed by huge pages, carved into slabs of one
+/// size class each (docs/ARCHITECTURE.md, "Tree memory").
+///
+/// At a million routes a lookup's time is the lines it fetches, and on 4 KiB pages each one far
+/// from the last also misses the TLB: its page walk can cost more than the line. Regions on
+/// huge pages take that walk away, and blocks carry no allocator header. A small router never
+/// maps a region: its first ``systemBytes`` bytes of blocks come from the system allocator, so
+/// a router of a few routes costs what its blocks do.
+///
+/// Only the router's writer (under its lock), its initializer and its deinitializer use it:
+/// blocks are freed after the grace period, when no reader can reach them, so a freed block's
+/// first word may link it into its class's free list. Freed blocks are reused by later edits;
+/// the regions go back to the system when the router does.
+final class BlockArena {
+    /// A region: the huge page size on x86-64 and arm64 Linux.
+    static let regionSize = 2 << 20
+    /// A slab: the unit of a region given to one size class.
+    static let slabSize = 64 << 10
+    static let slabsPerRegion = regionSize / slabSize
+    /// Size classes are multiples of a cache line (every block starts one, ``Node/blockAlignment``).
+    static let granule = 64
+    /// The largest class: bigger blocks (a node of hundreds of terminals) come from the system.
+    static let classCount = 32
+    /// Bytes of blocks a router takes from the system allocator before it maps its first region
+    /// (about 16 000 routes): below that its tree fits the caches and the TLB's reach anyway.
+    static let systemBytes = 4 << 20
+
+    /// Bytes of regions every router of the process holds: what the system allocator's figures
+    /// do not show (the benchmark and the memory tests add it).
+    package static var mappedBytes: Int { mapped.load(ordering: .relaxed) }
+    private static let mapped = Atomic<Int>(0)
+
+    /// Per class, the first free block (each links to the next through its first word).
+    private var freeBlocks = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
+    /// Per class, the rest of its current slab.
+    private var next = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
+    private var end = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
+    /// Every region, and each slab's class (0: not given out yet), region by region.
+    private var regions: [UnsafeMutableRawPointer] = []
+    private var regionNumbers: [UInt: Int] = [:]
+    private var slabClasses: [UInt8] = []
+    /// Slabs of the last region not yet given to a class.
+    private var nextSlab = slabsPerRegion
+    /// Bytes taken from the system allocator so far (they decide when regions start).
+    private var systemTaken = 0
+
+    init() {}
+
+    deinit {
+        for region in regions { Self.unmap(region) }
+    }
+
+    /// A block of `byteCount` bytes starting a cache line; its contents are undefined.
+    func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+        let sizeClass = (byteCount &+ Self.granule &- 1) / Self.granule
+        guard sizeClass <= Self.classCount, systemTaken >= Self.systemBytes || !regions.isEmpty else {
+            systemTaken &+= byteCount
+            return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: Self.granule)
+        }
+        if let block = freeBlocks[sizeClass] {
+            freeBlocks[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
+            return block
+        }
+        let size = sizeClass &* Self.granule
+        if let block = next[sizeClass], block + size <= end[sizeClass].unsafelyUnwrapped {
+            next[sizeClass] = block + size
+            return block
+        }
+        let slab = newSlab(for: sizeClass)
+        next[sizeClass] = slab + size
+        end[sizeClass] = slab + (Self.slabSize / size) * size
+        return slab
+    }
+
+    /// Frees a block from ``allocate(byteCount:)``: into its class's free list, or back to the
+    /// system allocator when it came from there.
+    func deallocate(_ block: UnsafeMutableRawPointer) {
+        let address = UInt(bitPattern: block)
+        let regionBase = address & ~UInt(Self.regionSize - 1)
+        guard let region = regionNumbers[regionBase] else {
+            block.deallocate()
+            return
+        }
+        let sizeClass = Int(slabClasses[region &* Self.slabsPerRegion &+ Int((address &- regionBase) / UInt(Self.slabSize))])
+        block.storeBytes(of: freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
+        freeBlocks[sizeClass] = block
+    }
+
+    /// A slab given to `sizeClass`, from the last region or a new one.
+    private func newSlab(for sizeClass: Int) -> UnsafeMutableRawPointer {
+        if nextSlab == Self.slabsPerRegion {
+            let region = Self.map()
+            regionNumbers[UInt(bitPattern: region)] = regions.count
+            regions.append(region)
+            slabClasses += [UInt8](repeating: 0, count: Self.slabsPerRegion)
+            nextSlab = 0
+        }
+        let region = regions.count - 1
+        slabClasses[region * Self.slabsPerRegion + nextSlab] = UInt8(sizeClass)
+        defer { nextSlab += 1 }
+        return regions[region] + nextSlab * Self.slabSize
+    }
+
+    /// A new region, aligned to its size (so a block's region is its address rounded down),
+    /// asked to be backed by huge pages. Stops the process when the system has no memory left,
+    /// as every allocation of the Swift runtime does.
+    private static func map() -> UnsafeMutableRawPointer {
+        // Twice the size, then the unaligned head and tail given back.
+        let span = 2 * regionSize
+        guard let raw = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              raw != MAP_FAILED else {
+            fatalError("FastRouter: out of memory mapping a region of the tree")
+        }
+        let start = UInt(bitPattern: raw)
+        let aligned = (start + UInt(regionSize - 1)) & ~UInt(regionSize - 1)
+        if aligned > start { munmap(raw, Int(aligned - start)) }
+        let tail = start + UInt(span) - (aligned + UInt(regionSize))
+        if tail > 0 { munmap(UnsafeMutableRawPointer(bitPattern: aligned + UInt(regionSize)), Int(tail)) }
+        let region = UnsafeMutableRawPointer(bitPattern: aligned).unsafelyUnwrapped
+        #if os(Linux)
+        // Advice only: where transparent huge pages are off, the region stays on small pages.
+        _ = madvise(region, regionSize, MADV_HUGEPAGE)
+        #endif
+        mapped.add(regionSize, ordering: .relaxed)
+        return region
+    }
+
+    private static func unmap(_ region: UnsafeMutableRawPointer) {
+        munmap(region, regionSize)
+        mapped.subtract(regionSize, ordering: .relaxed)
+    }
+}
