@@ -867,7 +867,8 @@ extension PublicationStressTests {
     }
 }
 
-/// Live heap bytes as glibc counts them: `mallinfo2()`'s `uordblks + hblkhd`.
+/// Live heap bytes as glibc counts them: `mallinfo2()`'s `uordblks + hblkhd`, plus the blocks
+/// routers keep in the regions they map for their trees (``BlockArena/bytesInUse``).
 enum HeapUsage {
     /// glibc's `mallinfo2`, found at run time: the Glibc module does not import `<malloc.h>`. It
     /// returns a struct of ten `size_t`, which the C calling conventions of x86-64 and arm64
@@ -889,7 +890,7 @@ enum HeapUsage {
         return withUnsafeBytes(of: info) { raw in
             let words = raw.bindMemory(to: Int.self)
             return words[7] + words[4]  // uordblks, hblkhd
-        }
+        } + BlockArena.bytesInUse
     }
 
     /// True when `liveBytes()` sees an allocation of this process (not so under a sanitizer's

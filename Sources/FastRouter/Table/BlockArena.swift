@@ -19,7 +19,7 @@ import Synchronization
 /// blocks are freed after the grace period, when no reader can reach them, so a freed block's
 /// first word may link it into its class's free list. Freed blocks are reused by later edits;
 /// the regions go back to the system when the router does.
-final class BlockArena {
+package final class BlockArena {
     /// A region: the huge page size on x86-64 and arm64 Linux.
     static let regionSize = 2 << 20
     /// A slab: the unit of a region given to one size class.
@@ -33,10 +33,15 @@ final class BlockArena {
     /// (about 16 000 routes): below that its tree fits the caches and the TLB's reach anyway.
     static let systemBytes = 4 << 20
 
-    /// Bytes of regions every router of the process holds: what the system allocator's figures
-    /// do not show (the benchmark and the memory tests add it).
+    /// Bytes of regions every router of the process holds.
     package static var mappedBytes: Int { mapped.load(ordering: .relaxed) }
+    /// Bytes of the blocks every router of the process holds in its regions, each counted at its
+    /// size class: what the system allocator's figure of bytes in use (`mallinfo2`'s `uordblks`)
+    /// does not show, counted the way it counts its own (free blocks and the unused rest of the
+    /// regions left out). The benchmark and the memory tests add it.
+    package static var bytesInUse: Int { inUse.load(ordering: .relaxed) }
     private static let mapped = Atomic<Int>(0)
+    private static let inUse = Atomic<Int>(0)
 
     /// Per class, the first free block (each links to the next through its first word).
     private var freeBlocks = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
@@ -65,11 +70,12 @@ final class BlockArena {
             systemTaken &+= byteCount
             return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: Self.granule)
         }
+        let size = sizeClass &* Self.granule
+        Self.inUse.add(size, ordering: .relaxed)
         if let block = freeBlocks[sizeClass] {
             freeBlocks[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
             return block
         }
-        let size = sizeClass &* Self.granule
         if let block = next[sizeClass], block + size <= end[sizeClass].unsafelyUnwrapped {
             next[sizeClass] = block + size
             return block
@@ -90,6 +96,7 @@ final class BlockArena {
             return
         }
         let sizeClass = Int(slabClasses[region &* Self.slabsPerRegion &+ Int((address &- regionBase) / UInt(Self.slabSize))])
+        Self.inUse.subtract(sizeClass &* Self.granule, ordering: .relaxed)
         block.storeBytes(of: freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
         freeBlocks[sizeClass] = block
     }

@@ -1,4 +1,5 @@
 import CAllocCounter
+import FastRouter
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,8 +7,10 @@ import Glibc
 
 /// Heap figures from the allocator, resident size from the kernel.
 enum MemoryProbe {
-    /// Live bytes the allocator hands out (mallinfo2: arena in use plus mmapped blocks).
-    static func heapInUse() -> Int64 { Int64(alloc_counter_heap_in_use()) }
+    /// Live bytes the allocator hands out (mallinfo2: arena in use plus mmapped blocks), plus the
+    /// blocks routers keep in the regions they map for their trees themselves (``BlockArena``),
+    /// which mallinfo2 does not see, counted as it counts its own.
+    static func heapInUse() -> Int64 { Int64(alloc_counter_heap_in_use()) + Int64(BlockArena.bytesInUse) }
 
     /// Gives free pages back first, so a before/after pair compares live data only.
     static func trim() { alloc_counter_trim() }

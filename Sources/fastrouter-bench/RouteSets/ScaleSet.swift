@@ -14,7 +14,8 @@
 ///
 /// Services draw 4 to 16 resources each (8.5 routes per resource on average), so the first
 /// level fans out to about one literal per 85 routes. Request URLs are a seeded uniform sample
-/// of the routes, in random order.
+/// of the routes, in random order, as many for every size (a smaller set has each route at
+/// least once).
 enum ScaleSet {
     static let services = [
         "billing", "accounts", "search", "catalog", "orders", "shipping", "inventory", "payments", "identity",
@@ -94,7 +95,7 @@ enum ScaleSet {
         var template: Template
     }
 
-    /// A set of exactly `count` routes and `min(count, requestLimit)` request URLs.
+    /// A set of exactly `count` routes and `requestLimit` request URLs.
     static func make(count: Int, requestLimit: Int = 10_000) -> RouteSet {
         let seed: UInt64 = 0xFA57_2007_E500_0000 ^ UInt64(count)
         var random = SeededGenerator(seed: seed)
@@ -119,9 +120,14 @@ enum ScaleSet {
             service += 1
         }
 
+        // Every set of a run gets the same number of request URLs, so that a ratio between two
+        // sizes measures the table's size alone: a loop over 1 000 URLs against one over 10 000
+        // differs by itself (the branch predictor learns the shorter loop, and its URLs stay in
+        // the first-level cache). A set smaller than that has every route once, then a uniform
+        // sample for the rest, each URL with values of its own.
         var picked: [Int]
         if count <= requestLimit {
-            picked = Array(0..<count)
+            picked = Array(0..<count) + (count..<requestLimit).map { _ in random.int(below: count) }
             picked.shuffle(using: &random)
         } else {
             picked = (0..<requestLimit).map { _ in random.int(below: count) }
