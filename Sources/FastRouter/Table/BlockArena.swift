@@ -59,6 +59,9 @@ package final class BlockArena {
 
     init() {}
 
+    /// Regions this arena has mapped.
+    var regionCount: Int { regions.count }
+
     deinit {
         for region in regions { Self.unmap(region) }
     }
