@@ -89,8 +89,7 @@ extension RouterCore {
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
                 registration.withPattern { bytes in
                     state.routes.add(id: registration.id, pattern: bytes, methodSet: route.methodSet, priority: registration.priority,
-                                     sequence: sequence, payload: registration.payload,
-                                     regexSources: route.regexSources, templateKeys: route.templateKeys)
+                                     sequence: sequence, payload: registration.payload)
                 }
                 sequence += 1
             }

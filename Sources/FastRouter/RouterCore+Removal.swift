@@ -10,27 +10,31 @@ extension RouterCore {
             let indexes = state.routes.indexes(withID: id)
             guard !indexes.isEmpty else { return 0 }
             var editor = TreeEditor(tables.published)
+            var regexSources: [String] = []
+            var templateKeys: [[DuplicateKey.Piece]] = []
             for index in indexes {
-                for variant in variants(ofStored: index, state) {
+                let shape = storedShape(of: index, state)
+                for variant in shape.variants {
                     let removed = editor.remove(variant, record: index)
                     assert(removed != nil, "a stored route's expansion is missing from the tree")
                 }
+                regexSources += shape.regexSources
+                templateKeys += shape.templateKeys
             }
             let kept = tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired)
-            let payloads = indexes.compactMap { state.routes.records[Int($0)].payload }
+            let payloads = indexes.compactMap { state.routes.payload(of: $0) }
             let removed = state.routes.removeAll(withID: id)
             // Regexes and templates no route uses any more: no published node reaches them and no
-            // reader is inside an old version, unless one was kept for a pinned reader.
+            // reader is inside an old version, unless one was kept for a pinned reader. Each
+            // route counted each of its own once when it was added (``add(_:)``), as here.
             var unused: [AnyObject] = []
-            for (_, extras) in removed {
-                for source in extras.regexSources {
-                    state.regexes[source]!.uses -= 1
-                    if state.regexes[source]!.uses == 0 { unused.append(state.regexes.removeValue(forKey: source)!.regex) }
-                }
-                for key in extras.templateKeys {
-                    state.templates[key]!.uses -= 1
-                    if state.templates[key]!.uses == 0 { unused.append(state.templates.removeValue(forKey: key)!.template) }
-                }
+            for source in regexSources {
+                state.regexes[source]!.uses -= 1
+                if state.regexes[source]!.uses == 0 { unused.append(state.regexes.removeValue(forKey: source)!.regex) }
+            }
+            for key in templateKeys {
+                state.templates[key]!.uses -= 1
+                if state.templates[key]!.uses == 0 { unused.append(state.templates.removeValue(forKey: key)!.template) }
             }
             if kept && !unused.isEmpty { state.retired[state.retired.count - 1].keepAlive += unused }
             // The tables no longer hold the routes: only readers' last results may still hold them.
@@ -44,6 +48,14 @@ extension RouterCore {
     /// The expansions of stored route `index` as the tree holds them, from its pattern parsed
     /// again with the router's shared regexes and templates.
     func variants(ofStored index: UInt32, _ state: borrowing WriterState) -> [RouteVariant] {
+        storedShape(of: index, state).variants
+    }
+
+    /// Stored route `index` as its registration saw it, from its pattern parsed again with the
+    /// router's shared regexes and templates: its expansions as the tree holds them, the sources of
+    /// its regexes and its partial templates' shapes, each once (what it counted as uses).
+    func storedShape(of index: UInt32, _ state: borrowing WriterState)
+        -> (variants: [RouteVariant], regexSources: [String], templateKeys: [[DuplicateKey.Piece]]) {
         let record = state.routes.records[Int(index)]
         let text = state.routes.pattern(of: index)
         let parsed = withUTF8(text) { bytes in
@@ -54,7 +66,8 @@ extension RouterCore {
         guard case .success(let pattern) = parsed else {
             preconditionFailure("a stored pattern no longer parses")
         }
-        return pattern.variants.indices.map { expansion in
+        var templateKeys = Set<[DuplicateKey.Piece]>()
+        let variants = pattern.variants.indices.map { expansion in
             let key = DuplicateKey(pattern, expansion: expansion, priority: record.priority)
             var resolved: [UnsafeRawPointer?] = Array(repeating: nil, count: key.segments.count)
             for (position, shape) in key.segments.enumerated() {
@@ -63,11 +76,14 @@ extension RouterCore {
                     resolved[position] = UnsafeRawPointer(Unmanaged.passUnretained(state.regexes[source]!.regex).toOpaque())
                 case .partial(let pieces):
                     resolved[position] = UnsafeRawPointer(Unmanaged.passUnretained(state.templates[pieces]!.template).toOpaque())
+                    templateKeys.insert(pieces)
                 default:
                     break
                 }
             }
             return RouteVariant(key: key, resolved: resolved, expansion: expansion)
         }
+        // As registration counts them: every regex of the pattern, every template of a variant.
+        return (variants, Array(pattern.regexes.keys), Array(templateKeys))
     }
 }

@@ -53,7 +53,7 @@ package final class RouterCore: @unchecked Sendable {
         writer.withLock { state in
             guard let release = state.releasePayload else { return }
             for index in state.routes.liveIndexes {
-                if let payload = state.routes.records[Int(index)].payload { release(payload) }
+                if let payload = state.routes.payload(of: index) { release(payload) }
             }
             // No reader can use a router that is being freed.
             state.reclaimer.releaseAll(release: release)

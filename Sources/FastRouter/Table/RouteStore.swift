@@ -1,6 +1,7 @@
-/// The writer's list of registered routes: 40-byte records, every pattern's text in one shared
-/// buffer, the few routes with regexes or partial templates described on the side, and an index
-/// by id. Only the writer touches it, under the router's lock; readers see routes only as the
+/// The writer's list of registered routes: 32-byte records, every pattern's text in one shared
+/// buffer, and an index by id. What a route's pattern shares with others (its regexes and
+/// partial templates) is not kept: a removal parses the pattern again and finds it there
+/// (``RouterCore/storedShape(of:_:)``). Only the writer touches it, under the router's lock; readers see routes only as the
 /// tree's terminals.
 struct RouteStore {
     /// One registered route.
@@ -11,33 +12,24 @@ struct RouteStore {
         /// Patterns are at most 8 KiB (``PatternParser/maxLength``).
         var textLength: UInt16
         /// The route's methods: an index into the writer's method sets (``WriterState/methodSets``),
-        /// 0 for any method. Beside the length, it keeps the record at 40 bytes.
+        /// 0 for any method. Beside the length, it keeps the record at 32 bytes.
         var methodSet: UInt16
         /// The next record with the same id, in registration order, or `UInt32.max`.
         var nextWithSameID: UInt32
         var priority: Int32
         /// Registration order; 0 marks a free record.
         var sequence: UInt64
-        /// The route's payload (the Swift router's value box), `nil` through the C ABI.
-        var payload: UnsafeMutableRawPointer?
-    }
-
-    /// What only some routes have.
-    struct Extras {
-        /// Sources of the route's regex constraints, each once.
-        var regexSources: [String] = []
-        /// Shapes of the route's partial-segment templates, each once.
-        var templateKeys: [[DuplicateKey.Piece]] = []
-
-        var isEmpty: Bool { regexSources.isEmpty && templateKeys.isEmpty }
     }
 
     private(set) var records: [Record] = []
+    /// Each record's payload (the Swift router's value box), by record index, as far as the last
+    /// record that had one: empty for a router made through the C ABI, whose routes carry none,
+    /// so its records do not pay 8 bytes each for it.
+    private var payloads: [UnsafeMutableRawPointer?] = []
     private var freeRecords: [UInt32] = []
     private var text: [UInt8] = []
     /// Bytes of `text` no record uses any more; the buffer is compacted when they dominate.
     private var garbageText = 0
-    private var extras: [UInt32: Extras] = [:]
     private var byID = RouteIDIndex()
 
     /// Live records.
@@ -62,10 +54,10 @@ struct RouteStore {
 
     /// Records a route whose expansions are in the tables; it gets ``peekIndex(offset:)`` 0.
     mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, methodSet: UInt16, priority: Int32, sequence: UInt64,
-                      payload: UnsafeMutableRawPointer?, regexSources: [String], templateKeys: [[DuplicateKey.Piece]]) {
+                      payload: UnsafeMutableRawPointer?) {
         precondition(text.count + pattern.count <= Int(UInt32.max), "more than 4 GiB of route patterns")
         let record = Record(id: id, textOffset: UInt32(text.count), textLength: UInt16(pattern.count), methodSet: methodSet,
-                            nextWithSameID: .max, priority: priority, sequence: sequence, payload: payload)
+                            nextWithSameID: .max, priority: priority, sequence: sequence)
         text.append(contentsOf: pattern)
         let index: UInt32
         if let reused = freeRecords.popLast() {
@@ -75,8 +67,12 @@ struct RouteStore {
             index = UInt32(records.count)
             records.append(record)
         }
-        let more = Extras(regexSources: regexSources, templateKeys: templateKeys)
-        if !more.isEmpty { extras[index] = more }
+        if let payload {
+            if payloads.count <= Int(index) {
+                payloads.append(contentsOf: repeatElement(nil, count: Int(index) + 1 - payloads.count))
+            }
+            payloads[Int(index)] = payload
+        }
         // Keep the chain in registration order: append at its tail.
         if let first = firstRecord(withID: id) {
             var last = first
@@ -100,20 +96,26 @@ struct RouteStore {
     }
 
     /// Forgets every record with `id`; returns them as they were.
-    mutating func removeAll(withID id: UInt64) -> [(record: Record, extras: Extras)] {
+    mutating func removeAll(withID id: UInt64) -> [Record] {
         let indexes = self.indexes(withID: id)
         guard !indexes.isEmpty else { return [] }
         records.withUnsafeBufferPointer { records in byID.remove(id) { records[Int($0)].id } }
-        var removed: [(record: Record, extras: Extras)] = []
+        var removed: [Record] = []
         for index in indexes {
-            removed.append((records[Int(index)], extras.removeValue(forKey: index) ?? Extras()))
+            removed.append(records[Int(index)])
             garbageText += Int(records[Int(index)].textLength)
             records[Int(index)].sequence = 0
+            if Int(index) < payloads.count { payloads[Int(index)] = nil }
             freeRecords.append(index)
         }
         count -= indexes.count
         compactTextIfNeeded()
         return removed
+    }
+
+    /// The payload of record `index`: `nil` for a route without one (every route through the C ABI).
+    func payload(of index: UInt32) -> UnsafeMutableRawPointer? {
+        Int(index) < payloads.count ? payloads[Int(index)] : nil
     }
 
     /// The record's pattern as registered.
