@@ -103,10 +103,6 @@ struct SetRunner {
             let contender = try FastRouterCAPI(set: set)
             var router = evaluate(contender, kind: .fastRouterC, set: set, build: contender.build, timers: &timers)
             router.bytesPerRoute = Double(contender.build.heapBytes) / Double(max(set.routes.count, 1))
-            if router.status == .measured && set.kind == .scale && set.routes.count > Self.referenceRoutes {
-                progress(set, .fastRouterC, "in turns with the 1k set's table")
-                report.versusOneThousand = againstOneThousand(contender, set: set)
-            }
             if router.status == .measured && !set.looksUpMethods {
                 progress(set, .fastRouterC, "writer load")
                 report.writer = Updates.writerLoad(contender, set: set, readerThreads: max(1, settings.maxThreads - 1),
@@ -198,24 +194,6 @@ struct SetRunner {
                                      runs: settings.repetitions)
         }
         return RouterReport(router: kind, status: .measured, build: build, lookups: lookups, threads: threads)
-    }
-
-    /// Routes of the scale set the larger ones are compared with (docs/SEMANTICS.md §6).
-    static let referenceRoutes = 1000
-
-    /// `contender`'s lookups over `set` against those of a C API table of the 1k scale set over
-    /// as many of its own URLs, in turns. The 1k table is small enough that a run of the large
-    /// one leaves little for it to fetch again, and each run starts with an untimed pass.
-    private func againstOneThousand(_ contender: FastRouterCAPI, set: RouteSet) -> ScaleRatio? {
-        let reference = ScaleSet.make(count: Self.referenceRoutes, requestLimit: set.requests.count)
-        guard let small = try? FastRouterCAPI(set: reference) else { return nil }
-        let seconds = settings.seconds / 2
-        let large = TurnTimer(contender, worker: contender.makeWorker(), count: set.requests.count, seconds: seconds,
-                              runs: settings.repetitions)
-        let oneThousand = TurnTimer(small, worker: small.makeWorker(), count: reference.requests.count, seconds: seconds,
-                                    runs: settings.repetitions)
-        let ratios = TurnTimer.pairedRatios(large, to: oneThousand, rounds: settings.repetitions)
-        return ScaleRatio(ratio: ratios.sorted()[ratios.count / 2], pairRatios: ratios)
     }
 
     /// Largest set whose ratios are taken in turns. Past it, one router's run pushes the other's

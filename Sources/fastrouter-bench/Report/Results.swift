@@ -41,19 +41,8 @@ struct SetReport: Sendable, Codable {
     var buildOrderNote: String?
     /// The same list read with its methods (route lists, `--routes` files with methods).
     var withMethods: MethodRowsReport?
-    /// A scale set of more than 1 000 routes: its C API lookups against those of the 1k set's
-    /// table, taken in turns in one process (`SetRunner.againstOneThousand`).
-    var versusOneThousand: ScaleRatio?
 
     func router(_ kind: RouterKind) -> RouterReport? { routers.first { $0.router == kind } }
-}
-
-/// A scale set's C API lookups over its own URLs against the 1k set's over its own, each ratio
-/// from two runs taken in turns: load from elsewhere then slows both sides of a ratio.
-struct ScaleRatio: Sendable, Codable {
-    /// The median of `pairRatios`.
-    var ratio: Double
-    var pairRatios: [Double]
 }
 
 /// A set's rows with methods: each line of its list a route of its own methods, each request

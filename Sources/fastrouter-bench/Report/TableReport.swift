@@ -22,9 +22,6 @@ enum TableReport {
             } else if let note = set.buildOrderNote {
                 out.append("  build order: not measured — \(note)")
             }
-            if let scale = set.versusOneThousand {
-                out.append("  C API lookups against the 1k set's table, in turns: \(Format.ratio(scale.ratio)) (the median of \(scale.pairRatios.count) ratios, \(Format.ratio(scale.pairRatios.min() ?? 0))…\(Format.ratio(scale.pairRatios.max() ?? 0)))")
-            }
             if let updates = set.updates {
                 out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
             }
