@@ -67,4 +67,28 @@ import Testing
         #expect(router.count == 6000 - 3)
         #expect(try router.match("/second/2999/y")?.value == -2999)
     }
+
+    /// A route's regexes and partial templates, counted once per route when it is added, are
+    /// counted down again from its pattern when it is removed: the shared ones stay while any
+    /// route uses them, and go with the last. A route with an optional group has two expansions
+    /// that both use them, which must still count once.
+    @Test func sharedRegexesAndTemplatesLeaveWithTheirLastRoute() throws {
+        let router = Router<Int>()
+        try router.add("/a/{slug:[a-z]+}(/{v:[0-9]+})/f-{name}.json", id: 1, value: 1)
+        try router.add("/b/{slug:[a-z]+}/f-{name}.json", id: 2, value: 2)
+        func uses() -> (regexes: [String: Int], templates: [Int]) {
+            router.core.writer.withLock { state in
+                (state.regexes.mapValues(\.uses), state.templates.values.map(\.uses))
+            }
+        }
+        #expect(uses().regexes == ["[a-z]+": 2, "[0-9]+": 1])
+        #expect(uses().templates == [2])
+        #expect(router.remove(id: 1) == 1)
+        #expect(uses().regexes == ["[a-z]+": 1])
+        #expect(uses().templates == [1])
+        #expect(try router.match("/b/abc/f-x.json")?.parameters["name"] == "x")
+        #expect(try router.match("/a/abc/f-x.json") == nil)
+        #expect(router.remove(id: 2) == 1)
+        #expect(uses().regexes.isEmpty && uses().templates.isEmpty)
+    }
 }

@@ -204,4 +204,22 @@ import Testing
         #expect(try router.match("/C/item7")?.value == 7)
         #expect(try router.match("/c/item\(LiteralChildren.inlineLimit + 10)") == nil)
     }
+
+    /// Sibling labels of 9 to 16 bytes that share their first word and length (one tag) differ
+    /// only in the word a node keeps at the end of its header (``Node/labelTail``); longer ones
+    /// may differ only in a middle word, read from the label's bytes. Each segment takes its own
+    /// sibling, in a small node's index and in a large node's chunks, and a near miss none.
+    @Test(arguments: [4, 100])
+    func siblingsThatDifferOnlyInALaterWordAreToldApart(extraSiblings: Int) throws {
+        let router = Router<Int>()
+        let labels = ["abcdefgh-1", "abcdefgh-2", "abcdefgh12345678", "abcdefgh12345679",
+                      "abcdefgh-middle1-tail-end", "abcdefgh-middle2-tail-end"]
+        for (index, label) in labels.enumerated() { try router.add("/s/\(label)", id: UInt64(index), value: index) }
+        for index in 0..<extraSiblings { try router.add("/s/x\(index)", id: UInt64(100 + index), value: 100 + index) }
+        router.core.checkInvariants()
+        for (index, label) in labels.enumerated() { #expect(try router.match("/s/\(label)")?.value == index) }
+        for miss in ["abcdefgh-3", "abcdefgh12345670", "abcdefgh-middle3-tail-end", "abcdefgh-middle1-tail-enx"] {
+            #expect(try router.match("/s/\(miss)") == nil)
+        }
+    }
 }

@@ -33,14 +33,11 @@ package final class BlockArena {
     /// (about 16 000 routes): below that its tree fits the caches and the TLB's reach anyway.
     static let systemBytes = 4 << 20
 
-    /// Bytes of regions every router of the process holds.
-    package static var mappedBytes: Int { mapped.load(ordering: .relaxed) }
     /// Bytes of the blocks every router of the process holds in its regions, each counted at its
     /// size class: what the system allocator's figure of bytes in use (`mallinfo2`'s `uordblks`)
     /// does not show, counted the way it counts its own (free blocks and the unused rest of the
     /// regions left out). The benchmark and the memory tests add it.
     package static var bytesInUse: Int { inUse.load(ordering: .relaxed) }
-    private static let mapped = Atomic<Int>(0)
     private static let inUse = Atomic<Int>(0)
 
     /// Per class, the first free block (each links to the next through its first word).
@@ -139,12 +136,8 @@ package final class BlockArena {
         // Advice only: where transparent huge pages are off, the region stays on small pages.
         _ = madvise(region, regionSize, MADV_HUGEPAGE)
         #endif
-        mapped.add(regionSize, ordering: .relaxed)
         return region
     }
 
-    private static func unmap(_ region: UnsafeMutableRawPointer) {
-        munmap(region, regionSize)
-        mapped.subtract(regionSize, ordering: .relaxed)
-    }
+    private static func unmap(_ region: UnsafeMutableRawPointer) { munmap(region, regionSize) }
 }

@@ -1,8 +1,8 @@
 /// The writer's list of registered routes: 32-byte records, every pattern's text in one shared
 /// buffer, and an index by id. What a route's pattern shares with others (its regexes and
 /// partial templates) is not kept: a removal parses the pattern again and finds it there
-/// (``RouterCore/storedShape(of:_:)``). Only the writer touches it, under the router's lock; readers see routes only as the
-/// tree's terminals.
+/// (``RouterCore/storedShape(of:_:)``). Only the writer touches it, under the router's lock;
+/// readers see routes only as the tree's terminals.
 struct RouteStore {
     /// One registered route.
     struct Record {
