@@ -272,6 +272,18 @@ public struct RouterStatistics: Sendable, Equatable {
     public var regexLimitHits: Int
 }
 
+extension Router {
+    /// Where this router keeps its bytes, part by part (``RouterCore/memoryBreakdown()``), with
+    /// its values' boxes: each an object of the Swift runtime (a 16-byte header, then the value)
+    /// in a block of the system allocator (8 bytes of its own, 16-byte steps, 32 at least).
+    package func memoryBreakdown() -> MemoryBreakdown {
+        var breakdown = core.memoryBreakdown()
+        let box = max(32, (16 + MemoryLayout<Value>.stride + 8 + 15) & ~15)
+        breakdown.add("Swift value boxes", bytes: box * core.count, items: core.count)
+        return breakdown
+    }
+}
+
 /// A route's value, retained by the router. Readers borrow it while they hold the route (see
 /// ``ReaderSlot``) and copy the value out of it; a ``Match`` never retains it, since its
 /// reference count is shared by every thread that matches the route.

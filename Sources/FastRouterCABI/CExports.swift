@@ -377,3 +377,9 @@ package func frMatchFragment(_ match: OpaquePointer?) -> fr_str {
     }
     return fr_str(fragment)
 }
+
+/// Where a router made by `fr_router_new` keeps its bytes, part by part (the benchmark's
+/// breakdown; not part of the C ABI).
+package func memoryBreakdown(ofCRouter router: OpaquePointer) -> MemoryBreakdown {
+    routerCore(router)._withUnsafeGuaranteedRef { $0.memoryBreakdown() }
+}

@@ -14,6 +14,9 @@ struct RouteIDIndex {
         shift = 60
     }
 
+    /// Bytes of its slots.
+    var byteCount: Int { slots.capacity * 4 }
+
     /// The record registered under `id`, if any; `idOf` gives a record's id.
     func find(_ id: UInt64, idOf: (UInt32) -> UInt64) -> UInt32? {
         let mask = slots.count - 1

@@ -137,6 +137,15 @@ struct RouteStore {
         return String(decoding: text[start..<colon].map(ASCII.lowercased), as: UTF8.self)
     }
 
+    /// Its parts of a ``MemoryBreakdown``, each array at its capacity.
+    func addMemory(to breakdown: inout MemoryBreakdown) {
+        breakdown.add("route records", bytes: records.capacity * MemoryLayout<Record>.stride, items: count)
+        breakdown.add("route payload pointers", bytes: payloads.capacity * 8, items: payloads.count)
+        breakdown.add("pattern text", bytes: text.capacity, items: text.count - garbageText)
+        breakdown.add("free record list", bytes: freeRecords.capacity * 4, items: freeRecords.count)
+        breakdown.add("id index", bytes: byID.byteCount, items: count)
+    }
+
     /// Indexes of every live record, in index order.
     var liveIndexes: [UInt32] {
         records.indices.compactMap { records[$0].sequence == 0 ? nil : UInt32($0) }

@@ -72,6 +72,8 @@ struct LiteralChunk: BitwiseCopyable {
         base.load(fromByteOffset: Self.headerSize &+ 8 &* index, as: UnsafeMutableRawPointer.self)
     }
     static let headerSize = 16 + LiteralChildren.chunkSlots
+    /// The block's size, as ``write(level:_:count:maxKey:in:)`` wrote it.
+    var byteCount: Int { Self.headerSize &+ 8 &* entryCount }
     static let chunkBit: UInt8 = 0x80
 
     /// An entry as the block holds it: its slot (at the collision level, its position), its

@@ -226,6 +226,11 @@ struct Node: BitwiseCopyable {
     // MARK: Reading back
 
     var labelBytes: [UInt8] { Array(UnsafeBufferPointer(start: label, count: labelLength)) }
+    /// The block's size, as ``make(label:literals:parameter:edges:terminals:wildcards:in:)`` wrote it.
+    var byteCount: Int {
+        let end = terminalOffset &+ Self.terminalSize &* (terminalCount &+ wildcardCount)
+        return labelLength > 8 ? end + (labelLength + 15) & ~7 : end
+    }
     /// The hash of the label, computed from the block (see ``SegmentHash``).
     var labelHash: UInt64 {
         SegmentHash.hash(label, from: 0, end: labelLength, readable: labelLength <= 8 ? 8 : (labelLength + 8) & ~7).hash

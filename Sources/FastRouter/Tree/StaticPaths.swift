@@ -79,6 +79,8 @@ struct StaticPathEntry {
     @inline(__always) var hash: UInt64 { base.load(fromByteOffset: 24, as: UInt64.self) }
     @inline(__always) var bytes: UnsafeRawPointer { UnsafeRawPointer(base + 32) }
     var path: [UInt8] { Array(UnsafeRawBufferPointer(start: bytes, count: length)) }
+    /// The block's size, as ``make(path:node:)`` wrote it.
+    var byteCount: Int { 32 + (length + 15) & ~7 }
 
     /// Whether this entry's path is the `length` bytes at `path` whose last word is `last`:
     /// length and last word first (all of a path of up to 8 bytes), then the words before it.

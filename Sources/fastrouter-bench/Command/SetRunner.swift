@@ -1,3 +1,7 @@
+import FastRouter
+import FastRouterCABI
+import Foundation
+
 /// How much work each measurement gets.
 struct RunSettings: Sendable {
     var seconds: Double
@@ -103,6 +107,9 @@ struct SetRunner {
             let contender = try FastRouterCAPI(set: set)
             var router = evaluate(contender, kind: .fastRouterC, set: set, build: contender.build, timers: &timers)
             router.bytesPerRoute = Double(contender.build.heapBytes) / Double(max(set.routes.count, 1))
+            if set.kind == .scale {
+                router.memory = reportMemory(memoryBreakdown(ofCRouter: contender.router), set, .fastRouterC)
+            }
             if router.status == .measured && !set.looksUpMethods {
                 progress(set, .fastRouterC, "writer load")
                 report.writer = Updates.writerLoad(contender, set: set, readerThreads: max(1, settings.maxThreads - 1),
@@ -124,6 +131,7 @@ struct SetRunner {
         do {
             let (router, build) = try buildSwiftRouter(set: set)
             let bytesPerRoute = Double(build.heapBytes) / Double(max(set.routes.count, 1))
+            let memory = set.kind == .scale ? reportMemory(router.memoryBreakdown(), set, .fastRouterSwift) : nil
             for kind in kinds {
                 var figures: RouterReport
                 switch (kind == .fastRouterMatcher, set.looksUpMethods) {
@@ -141,6 +149,7 @@ struct SetRunner {
                                        set: set, build: build, timers: &timers)
                 }
                 figures.bytesPerRoute = bytesPerRoute
+                figures.memory = memory
                 routers.append(figures)
             }
         } catch {
@@ -201,6 +210,18 @@ struct SetRunner {
     /// measured right after the C API came out 2.3–3.2× it, right after itself 1.6–2.0×, against
     /// 1.3× from the two ns/lookup figures.
     static let routesTakenInTurns = 10_000
+
+    /// The parts of a FastRouter table's memory, said on the way (a line per part, per route).
+    private func reportMemory(_ breakdown: MemoryBreakdown, _ set: RouteSet, _ kind: RouterKind) -> [MemoryPart] {
+        let parts = MemoryPart.parts(breakdown, routes: set.routes.count)
+        for part in parts where part.bytes > 0 {
+            progress(set, kind, String(format: "memory: %-32@ %8.1f B/route (%d items)", part.name, part.bytesPerRoute,
+                                       part.items))
+        }
+        progress(set, kind, String(format: "memory: %-32@ %8.1f B/route", "total of the parts",
+                                   Double(breakdown.totalBytes) / Double(max(set.routes.count, 1))))
+        return parts
+    }
 
     func progress(_ set: RouteSet, _ kind: RouterKind, _ message: String) {
         Progress.say("\(label) \(set.name)\(set.looksUpMethods ? " with methods" : ""): \(kind.rawValue): \(message)")

@@ -1,3 +1,5 @@
+import FastRouter
+
 /// Everything a run measured; `--json` writes it as is.
 struct RunReport: Sendable, Codable {
     var tool = "fastrouter-bench"
@@ -90,6 +92,8 @@ struct RouterReport: Sendable, Codable {
     var note: String?
     var build: BuildCost?
     var bytesPerRoute: Double?
+    /// Where FastRouter's bytes go, part by part (scale sets only).
+    var memory: [MemoryPart]?
     var lookups: LookupFigures?
     var threads: [ThreadFigure] = []
     /// `nanosecondsPerLookup` over the FastRouter C API's on the same set: the quotient of two
@@ -113,5 +117,19 @@ struct RouterReport: Sendable, Codable {
     var comparedToCAPI: (ratio: Double, inTurns: Bool)? {
         if let pairedRatio { return (pairedRatio, true) }
         return ratioToCAPI.map { ($0, false) }
+    }
+}
+
+/// One part of a FastRouter table's memory (`MemoryBreakdown`), per route of its set.
+struct MemoryPart: Sendable, Codable {
+    var name: String
+    var bytes: Int
+    var items: Int
+    var bytesPerRoute: Double
+
+    /// The parts of `breakdown` for a set of `routes` routes.
+    static func parts(_ breakdown: MemoryBreakdown, routes: Int) -> [MemoryPart] {
+        breakdown.parts.map { MemoryPart(name: $0.name, bytes: $0.bytes, items: $0.items,
+                                         bytesPerRoute: Double($0.bytes) / Double(max(routes, 1))) }
     }
 }
