@@ -110,7 +110,7 @@ struct Node: BitwiseCopyable {
 
     /// The label's bytes (``labelLength`` of them; a whole word may be loaded from any of them).
     @inline(__always) var label: UnsafePointer<UInt8> { UnsafePointer((base + labelOffset).assumingMemoryBound(to: UInt8.self)) }
-    @inline(__always) private var edgeOffset: Int { terminalOffset &- Self.edgeSize &* edgeCount }
+    @inline(__always) var edgeOffset: Int { terminalOffset &- Self.edgeSize &* edgeCount }
     @inline(__always) var parameterChild: Node {
         Node(base.load(fromByteOffset: edgeOffset &- 8, as: UnsafeMutableRawPointer.self))
     }

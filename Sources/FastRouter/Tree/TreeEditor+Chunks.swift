@@ -11,27 +11,15 @@ extension TreeEditor {
         return chunks.count - 1
     }
 
-    /// The edited chunk behind `ref`, thawed first when it is a published block.
+    /// The edited chunk behind `ref`, thawed whole first (a patched copy too).
     mutating func editableChunk(_ ref: inout EditChunkRef, level: Int) -> Int {
         switch ref {
         case .editing(let index):
+            materializeChunk(index)
             return index
         case .published(let chunk):
             replaced.append(chunk.base)
-            var slots: [EditSlot]
-            if level >= LiteralChildren.hashLevels {
-                slots = (0..<chunk.entryCount).map { .child(.published(Node(chunk.entry($0)))) }
-            } else {
-                slots = [EditSlot](repeating: .empty, count: LiteralChildren.chunkSlots)
-                for slot in 0..<LiteralChildren.chunkSlots {
-                    let byte = chunk.slotByte(slot)
-                    guard byte != 0 else { continue }
-                    let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1)
-                    slots[slot] = byte & LiteralChunk.chunkBit != 0 ? .chunk(.published(LiteralChunk(pointer)))
-                        : .child(.published(Node(pointer)))
-                }
-            }
-            chunks.append(EditChunk(level: level, slots: slots))
+            chunks.append(EditChunk(level: level, slots: Self.thawedSlots(of: chunk, level: level)))
             ref = .editing(chunks.count - 1)
             return chunks.count - 1
         }
@@ -93,7 +81,7 @@ extension TreeEditor {
     func hash(of child: EditChild) -> UInt64 {
         switch child {
         case .published(let node): return node.labelHash
-        case .editing(let index): return SegmentHash.of(nodes[index].label)
+        case .editing(let index): return nodes[index].source?.labelHash ?? SegmentHash.of(nodes[index].label)
         }
     }
 
@@ -101,8 +89,9 @@ extension TreeEditor {
     func labelEquals(_ child: EditChild, _ label: [UInt8]) -> Bool {
         switch child {
         case .published(let node):
-            return node.labelLength == label.count && (label.isEmpty || label.withUnsafeBufferPointer { ByteComparison.equal(node.label, $0.baseAddress!, label.count, folded: false) })
+            return Self.labelEquals(node, label)
         case .editing(let index):
+            if let source = nodes[index].source { return Self.labelEquals(source, label) }
             return nodes[index].label == label
         }
     }
@@ -141,6 +130,7 @@ extension TreeEditor {
             guard case .published(let chunk) = ref else { fatalError("unreachable") }
             return .chunk(ref, count: chunk.count)
         }
+        if chunks[index].source != nil && frozenChunkStaysValid(index) { return .chunk(ref, count: chunks[index].frozenCount) }
         var count = 0
         var entries = 0
         var lone: Node?
@@ -186,6 +176,7 @@ extension TreeEditor {
         case .published(let chunk):
             return chunk
         case .editing(let index):
+            if chunks[index].source != nil { return writeCopy(ofChunk: index) }
             var slots: [(slot: Int, entry: FrozenChunkEntry)] = []
             for (slot, entry) in chunks[index].slots.enumerated() {
                 switch entry {
@@ -210,6 +201,7 @@ extension TreeEditor {
             replaced += chunk.blocks(level: level)
             chunk.forEachChild(level: level) { nodes.append($0) }
         case .editing(let index):
+            precondition(chunks[index].source == nil, "a patched chunk keeps more children than an index holds")
             for entry in chunks[index].slots {
                 switch entry {
                 case .empty: continue
@@ -228,6 +220,16 @@ extension TreeEditor {
 struct EditChunk {
     var level: Int
     var slots: [EditSlot]
+    /// For a patched copy (TreeEditor+Patches.swift): the published chunk it copies; `slots` is
+    /// then unused. `nil` once thawed whole.
+    var source: LiteralChunk? = nil
+    /// A patched copy's last patch in the editor's ``TreeEditor/patches`` (-1: none), and how
+    /// many it has.
+    var firstPatch = -1
+    var patchCount = 0
+    /// A patched copy's children and key once its children froze (``TreeEditor/frozenChunkStaysValid(_:)``).
+    var frozenCount = 0
+    var frozenMaxKey = Int64.min
 }
 
 /// A slot of an edited chunk. A child's hash is computed again when needed (when a sibling
@@ -243,6 +245,12 @@ enum EditSlot {
 enum EditChunkRef {
     case published(LiteralChunk)
     case editing(Int)
+
+    /// The edited chunk's index (the caller knows it is one).
+    var editingIndex: Int {
+        guard case .editing(let index) = self else { preconditionFailure("a published chunk") }
+        return index
+    }
 }
 
 /// What a chunk holds after its children froze: nothing, a lone child (for its parent to take),

@@ -23,6 +23,9 @@ struct TreeEditor {
     var nodes: [EditNode] = []
     /// The chunks being edited; ``EditChunkRef/editing(_:)`` indexes them (see TreeEditor+Chunks.swift).
     var chunks: [EditChunk] = []
+    /// The words patched copies replace (see TreeEditor+Patches.swift); each node and chunk
+    /// links its own.
+    var patches: [BlockPatch] = []
     /// Published blocks (nodes and chunks) this edit replaces, to free after the grace period.
     var replaced: [UnsafeMutableRawPointer] = []
     /// Blocks (nodes and chunks) ``freeze(into:)`` wrote.
@@ -37,7 +40,7 @@ struct TreeEditor {
     /// must then be looked up for again.
     private let keepsStaticPaths: Bool
     /// During ``freeze(into:)``: each edited node's block once written (`nil` inside: dropped).
-    private var frozen: [Node??] = []
+    private(set) var frozen: [Node??] = []
     /// During ``freeze(into:)``: where the new blocks go.
     private(set) var arena: BlockArena?
 
@@ -58,16 +61,16 @@ struct TreeEditor {
         return nodes.count - 1
     }
 
-    /// The edited node behind `child`, thawed first when it is a published block.
+    /// The edited node behind `child`, thawed first (as a patched copy, see
+    /// TreeEditor+Patches.swift) when it is a published block.
     mutating func editable(_ child: inout EditChild) -> Int {
         switch child {
         case .editing(let index):
             return index
         case .published(let node):
-            replaced.append(node.base)
-            nodes.append(EditNode(thawing: node))
-            child = .editing(nodes.count - 1)
-            return nodes.count - 1
+            let copy = patchedCopy(of: node)
+            child = .editing(copy)
+            return copy
         }
     }
 
@@ -75,7 +78,7 @@ struct TreeEditor {
     func label(of child: EditChild) -> [UInt8] {
         switch child {
         case .published(let node): return node.labelBytes
-        case .editing(let index): return nodes[index].label
+        case .editing(let index): return nodes[index].source?.labelBytes ?? nodes[index].label
         }
     }
 
@@ -98,6 +101,7 @@ struct TreeEditor {
         var root = roots[table].root
         let (index, isWildcard) = path(in: &root, for: variant, creating: true)!
         roots[table].root = root
+        materialize(index)
         let shape = terminal.shape.pointee
         let existing = isWildcard ? nodes[index].wildcards : nodes[index].terminals
         for other in existing where other.priority == terminal.priority && Self.sameHost(other.shape.pointee, shape)
@@ -138,6 +142,7 @@ struct TreeEditor {
         let found = path(in: &root, for: variant, creating: false)
         roots[table].root = root
         guard let (index, isWildcard) = found else { return nil }
+        materialize(index)
         let expansion = UInt16(variant.expansion)
         func take(_ list: inout [Terminal]) -> Terminal? {
             guard let position = list.firstIndex(where: { $0.record == record && $0.shape.pointee.expansion == expansion })
@@ -171,6 +176,14 @@ struct TreeEditor {
                 guard let reached = literalChild(of: index, label, creating: creating) else { return nil }
                 index = reached
             case .parameter:
+                if nodes[index].source != nil {
+                    if let reached = patchedParameterChild(of: index) {
+                        index = reached
+                        continue
+                    }
+                    guard creating else { return nil }
+                    materialize(index)
+                }
                 if nodes[index].parameter == nil {
                     guard creating else { return nil }
                     nodes[index].parameter = .editing(makeNode(label: []))
@@ -180,6 +193,14 @@ struct TreeEditor {
                 nodes[index].parameter = child
                 index = reached
             case .edge(let code, let matcher):
+                if nodes[index].source != nil {
+                    if let reached = patchedEdgeChild(of: index, code: code, matcher: matcher) {
+                        index = reached
+                        continue
+                    }
+                    guard creating else { return nil }
+                    materialize(index)
+                }
                 var at = nodes[index].edges.firstIndex { $0.code == code && $0.matcher == matcher }
                 if at == nil {
                     guard creating else { return nil }
@@ -207,6 +228,11 @@ struct TreeEditor {
     /// The edited literal child of node `index` for `label` (thawed, or made when `creating`).
     private mutating func literalChild(of index: Int, _ label: [UInt8], creating: Bool) -> Int? {
         let hash = SegmentHash.of(label)
+        if nodes[index].source != nil {
+            if let reached = patchedLiteralChild(of: index, label, hash: hash) { return reached }
+            guard creating else { return nil }
+            materialize(index)
+        }
         switch nodes[index].literals {
         case .list(var list):
             nodes[index].literals = .list([])
@@ -235,7 +261,9 @@ struct TreeEditor {
             }
             return fresh
         case .chunked(var root):
-            let found = findChild(label, hash: hash, in: &root, level: 0)
+            // Found through copies of the chunks on the hash's path; thawed whole only to insert.
+            if case .published(let chunk) = root { root = .editing(patchedCopy(of: chunk, level: 0)) }
+            let found = patchedChild(label, hash: hash, inChunk: root.editingIndex)
             if let found {
                 nodes[index].literals = .chunked(root)
                 return found
@@ -313,6 +341,15 @@ struct TreeEditor {
         }
         func noteChunk(_ ref: EditChunkRef, _ stack: inout [(index: Int, childrenDone: Bool)]) {
             guard case .editing(let chunk) = ref else { return }
+            if chunks[chunk].source != nil {
+                var patch = chunks[chunk].firstPatch
+                while patch >= 0 {
+                    guard case .entry(_, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
+                    if isChunk { noteChunk(.editing(patches[patch].target), &stack) } else { stack.append((patches[patch].target, false)) }
+                    patch = patches[patch].next
+                }
+                return
+            }
             for slot in chunks[chunk].slots {
                 switch slot {
                 case .empty: continue
@@ -320,6 +357,18 @@ struct TreeEditor {
                 case .chunk(let below): noteChunk(below, &stack)
                 }
             }
+        }
+        if nodes[index].source != nil {
+            var patch = nodes[index].firstPatch
+            while patch >= 0 {
+                if case .rootChunk = patches[patch].slot {
+                    noteChunk(.editing(patches[patch].target), &stack)
+                } else {
+                    stack.append((patches[patch].target, false))
+                }
+                patch = patches[patch].next
+            }
+            return
         }
         switch nodes[index].literals {
         case .list(let list): for entry in list { note(entry.child, &stack) }
@@ -331,6 +380,12 @@ struct TreeEditor {
 
     /// The frozen block of `child` (see ``freezeBelow(_:)``), `nil` when it was left without
     /// routes.
+    /// The frozen block of edited node `index`, `nil` when it was left without routes.
+    func frozenNode(_ index: Int) -> Node? {
+        guard let node = frozen[index] else { preconditionFailure("a child is frozen before its parent") }
+        return node
+    }
+
     mutating func freezeChild(_ child: EditChild) -> Node? {
         switch child {
         case .published(let node): return node
@@ -341,6 +396,10 @@ struct TreeEditor {
     }
 
     private mutating func freezeNode(_ index: Int, isRoot: Bool) -> Node? {
+        if nodes[index].source != nil {
+            if copyStaysValid(index) { return writeCopy(ofNode: index) }
+            materialize(index)
+        }
         let edit = nodes[index]
         let literals = freezeLiterals(edit.literals)
         let parameter = edit.parameter.flatMap { freezeChild($0) }
@@ -359,10 +418,18 @@ struct TreeEditor {
     }
 }
 
-/// A node being edited: a thawed copy of a published node, or a new one.
+/// A node being edited: a copy of a published node (patched, or thawed whole), or a new one.
 struct EditNode {
-    /// The literal segment it stands for; empty for a root or a dynamic segment's node.
+    /// The literal segment it stands for; empty for a root or a dynamic segment's node, and
+    /// for a patched copy, whose label is its source's.
     var label: [UInt8]
+    /// For a patched copy (TreeEditor+Patches.swift): the published node it copies. The fields
+    /// below are then unused; `nil` once thawed whole.
+    var source: Node?
+    /// A patched copy's last patch in the editor's ``TreeEditor/patches`` (-1: none), and how
+    /// many it has.
+    var firstPatch = -1
+    var patchCount = 0
     var literals: EditLiterals = .list([])
     var parameter: EditChild?
     /// Partial-segment edges, then constraint edges.
@@ -371,6 +438,12 @@ struct EditNode {
     var wildcards: [Terminal] = []
 
     init(label: [UInt8]) { self.label = label }
+
+    /// A patched copy of `node`.
+    init(patching node: Node) {
+        label = []
+        source = node
+    }
 
     init(thawing node: Node) {
         label = node.labelBytes

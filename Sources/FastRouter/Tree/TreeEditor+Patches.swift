@@ -1,0 +1,369 @@
+/// Copies that change only addresses (docs/ARCHITECTURE.md, "Updates"): most nodes an edit
+/// thaws are on the way to the change (an add's ancestors), and all that changes in them is the
+/// address of the one child below. Such a node is thawed as a *patched copy*: the published block
+/// it copies (its `source`) and a short list of ``BlockPatch``es, each naming a word of that
+/// block and the edited node or chunk whose frozen address goes there. Freezing it copies the
+/// block and writes those words: no arrays, no re-encoding of the index, no hashing of its
+/// other children. The same holds for the chunks of a large node.
+///
+/// A patched copy turns into a whole thaw (``materialize(_:)``) as soon as its structure must
+/// change: a child, an edge, a placeholder or a route to add or to take away. At freeze time,
+/// too, when a patched child came out with no routes or a lower ``Node/maxKey`` (a removal below
+/// it): its parent's key and its slot must then be computed again. Both ways give the same
+/// block, so the tree's shape still depends only on its routes.
+extension TreeEditor {
+    /// Most patches a node or chunk takes before it is thawed whole: past them, finding the
+    /// patch for a child (a walk of the list) costs more than the whole thaw saves.
+    static var patchLimit: Int { 16 }
+
+    // MARK: Thawing
+
+    /// The edited node behind the published `node`: a patched copy of it.
+    mutating func patchedCopy(of node: Node) -> Int {
+        replaced.append(node.base)
+        nodes.append(EditNode(patching: node))
+        return nodes.count - 1
+    }
+
+    /// The edited chunk behind the published `chunk` at `level`: a patched copy of it.
+    mutating func patchedCopy(of chunk: LiteralChunk, level: Int) -> Int {
+        replaced.append(chunk.base)
+        chunks.append(EditChunk(level: level, slots: [], source: chunk))
+        return chunks.count - 1
+    }
+
+    /// What patch `slot` of node `owner` (or of chunk `owner` when `inChunk`) points to, if it has one.
+    func patchTarget(of owner: Int, inChunk: Bool, _ slot: PatchSlot) -> Int? {
+        var patch = inChunk ? chunks[owner].firstPatch : nodes[owner].firstPatch
+        while patch >= 0 {
+            if patches[patch].slot == slot { return patches[patch].target }
+            patch = patches[patch].next
+        }
+        return nil
+    }
+
+    /// Points word `slot` of node `owner`'s copy (or chunk `owner`'s) at edited `target`.
+    mutating func addPatch(to owner: Int, inChunk: Bool, _ slot: PatchSlot, target: Int) {
+        let first = inChunk ? chunks[owner].firstPatch : nodes[owner].firstPatch
+        patches.append(BlockPatch(slot: slot, target: target, next: first))
+        if inChunk {
+            chunks[owner].firstPatch = patches.count - 1
+            chunks[owner].patchCount += 1
+        } else {
+            nodes[owner].firstPatch = patches.count - 1
+            nodes[owner].patchCount += 1
+        }
+    }
+
+    /// The edited child behind word `slot` of patched node `owner`, whose published child there
+    /// is `child`: the one a patch already names, or a patched copy of `child` patched in.
+    mutating func patchedChild(of owner: Int, _ slot: PatchSlot, published child: Node) -> Int {
+        if let target = patchTarget(of: owner, inChunk: false, slot) { return target }
+        let copy = patchedCopy(of: child)
+        addPatch(to: owner, inChunk: false, slot, target: copy)
+        if nodes[owner].patchCount > Self.patchLimit { materialize(owner) }
+        return copy
+    }
+
+    /// Thaws patched node `index` whole (its children published, but those its patches name,
+    /// which stay edited); nothing for a node already whole.
+    mutating func materialize(_ index: Int) {
+        guard let source = nodes[index].source else { return }
+        var whole = EditNode(thawing: source)
+        var patch = nodes[index].firstPatch
+        while patch >= 0 {
+            let target = patches[patch].target
+            switch patches[patch].slot {
+            case .literal(let position):
+                guard case .list(var list) = whole.literals else { preconditionFailure("an index patch on a chunked node") }
+                whole.literals = .list([])
+                list[position].child = .editing(target)
+                whole.literals = .list(list)
+            case .rootChunk:
+                whole.literals = .chunked(.editing(target))
+            case .parameter:
+                whole.parameter = .editing(target)
+            case .edge(let position):
+                whole.edges[position].child = .editing(target)
+            case .entry:
+                preconditionFailure("a chunk's patch on a node")
+            }
+            patch = patches[patch].next
+        }
+        nodes[index] = whole
+    }
+
+    /// Thaws patched chunk `index` whole, as ``materialize(_:)`` does a node.
+    mutating func materializeChunk(_ index: Int) {
+        guard let source = chunks[index].source else { return }
+        let level = chunks[index].level
+        var slots = Self.thawedSlots(of: source, level: level)
+        var patch = chunks[index].firstPatch
+        while patch >= 0 {
+            guard case .entry(let slot, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
+            let target = patches[patch].target
+            slots[slot] = isChunk ? .chunk(.editing(target)) : .child(.editing(target))
+            patch = patches[patch].next
+        }
+        chunks[index] = EditChunk(level: level, slots: slots)
+    }
+
+    // MARK: Finding a child in a copy
+
+    /// The edited literal child labelled `label` of patched node `index`, patched in; `nil` when
+    /// the published node has none.
+    mutating func patchedLiteralChild(of index: Int, _ label: [UInt8], hash: UInt64) -> Int? {
+        let source = nodes[index].source.unsafelyUnwrapped
+        if source.isChunked {
+            let root = patchTarget(of: index, inChunk: false, .rootChunk) ?? {
+                let copy = patchedCopy(of: source.rootChunk, level: 0)
+                addPatch(to: index, inChunk: false, .rootChunk, target: copy)
+                return copy
+            }()
+            return patchedChild(label, hash: hash, inChunk: root)
+        }
+        let tag = SegmentHash.tag(head: SegmentHash.head(of: label), length: label.count)
+        for position in 0..<source.indexCount where source.tag(at: position) == tag {
+            let child = source.indexedChild(at: position)
+            guard Self.labelEquals(child, label) else { continue }
+            return patchedChild(of: index, .literal(position), published: child)
+        }
+        return nil
+    }
+
+    /// The edited child labelled `label` below edited chunk `index`, patched in through the
+    /// chunks on its hash's path while they are copies (a chunk thawed whole is searched as
+    /// such, ``findChild(_:hash:in:level:)``).
+    mutating func patchedChild(_ label: [UInt8], hash: UInt64, inChunk index: Int) -> Int? {
+        guard let source = chunks[index].source else {
+            var ref = EditChunkRef.editing(index)
+            return findChild(label, hash: hash, in: &ref, level: chunks[index].level)
+        }
+        let level = chunks[index].level
+        let candidates = level >= LiteralChildren.hashLevels ? 0..<source.entryCount
+            : LiteralChildren.slot(hash, level: level)..<(LiteralChildren.slot(hash, level: level) + 1)
+        for slot in candidates {
+            let entry: Int
+            let isChunk: Bool
+            if level >= LiteralChildren.hashLevels {
+                (entry, isChunk) = (slot, false)
+            } else {
+                let byte = source.slotByte(slot)
+                guard byte != 0 else { return nil }
+                (entry, isChunk) = (Int(byte & ~LiteralChunk.chunkBit) - 1, byte & LiteralChunk.chunkBit != 0)
+            }
+            let patchSlot = PatchSlot.entry(slot: slot, isChunk: isChunk)
+            if isChunk {
+                let below = patchTarget(of: index, inChunk: true, patchSlot) ?? {
+                    let copy = patchedCopy(of: LiteralChunk(source.entry(entry)), level: level + 1)
+                    addPatch(to: index, inChunk: true, patchSlot, target: copy)
+                    return copy
+                }()
+                return patchedChild(label, hash: hash, inChunk: below)
+            }
+            let child = Node(source.entry(entry))
+            guard Self.labelEquals(child, label) else { continue }
+            if let target = patchTarget(of: index, inChunk: true, patchSlot) { return target }
+            let copy = patchedCopy(of: child)
+            addPatch(to: index, inChunk: true, patchSlot, target: copy)
+            if chunks[index].patchCount > Self.patchLimit { materializeChunk(index) }
+            return copy
+        }
+        return nil
+    }
+
+    /// The edited placeholder child of patched node `index`, patched in; `nil` when it has none.
+    mutating func patchedParameterChild(of index: Int) -> Int? {
+        let source = nodes[index].source.unsafelyUnwrapped
+        guard source.hasParameter else { return nil }
+        return patchedChild(of: index, .parameter, published: source.parameterChild)
+    }
+
+    /// The edited child of patched node `index`'s edge with `code` and `matcher`, patched in;
+    /// `nil` when it has no such edge.
+    mutating func patchedEdgeChild(of index: Int, code: UInt8, matcher: UnsafeRawPointer?) -> Int? {
+        let source = nodes[index].source.unsafelyUnwrapped
+        for position in 0..<source.edgeCount {
+            let edge = source.edge(at: position)
+            if edge.code == code && edge.matcher == matcher {
+                return patchedChild(of: index, .edge(position), published: edge.child)
+            }
+        }
+        return nil
+    }
+
+    /// Whether published `node`'s label is `label`.
+    static func labelEquals(_ node: Node, _ label: [UInt8]) -> Bool {
+        node.labelLength == label.count && (label.isEmpty || label.withUnsafeBufferPointer {
+            ByteComparison.equal(node.label, $0.baseAddress!, label.count, folded: false)
+        })
+    }
+
+    // MARK: Freezing a copy
+
+    /// Whether patched node `index` can be frozen as a copy: every child it patches came out
+    /// with routes and a key no lower than the one it replaces, and its chunks stayed copies.
+    /// Otherwise its key, flags or index must be computed again (``materialize(_:)``).
+    mutating func copyStaysValid(_ index: Int) -> Bool {
+        let source = nodes[index].source.unsafelyUnwrapped
+        var patch = nodes[index].firstPatch
+        while patch >= 0 {
+            let target = patches[patch].target
+            switch patches[patch].slot {
+            case .rootChunk:
+                guard chunks[target].source != nil, frozenChunkStaysValid(target) else { return false }
+            case .literal, .parameter, .edge:
+                let old = Node(source.base.load(fromByteOffset: Self.offset(of: patches[patch].slot, in: source),
+                                                as: UnsafeMutableRawPointer.self))
+                guard let frozen = frozenNode(target), frozen.maxKey >= old.maxKey else { return false }
+            case .entry:
+                preconditionFailure("a chunk's patch on a node")
+            }
+            patch = patches[patch].next
+        }
+        return true
+    }
+
+    /// Whether patched chunk `index` can be written as a copy (as ``copyStaysValid(_:)``), its
+    /// children being frozen; it then knows its count and key (``EditChunk/frozenCount``). A
+    /// chunk that cannot is thawed whole here.
+    mutating func frozenChunkStaysValid(_ index: Int) -> Bool {
+        guard let source = chunks[index].source else { return false }
+        var count = source.count
+        var maxKey = source.maxKey
+        var valid = true
+        var patch = chunks[index].firstPatch
+        while patch >= 0 && valid {
+            guard case .entry(let slot, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
+            let target = patches[patch].target
+            let old = source.entry(Self.entryIndex(slot, in: source, level: chunks[index].level))
+            if isChunk {
+                if chunks[target].source != nil, frozenChunkStaysValid(target) {
+                    count += chunks[target].frozenCount - LiteralChunk(old).count
+                    maxKey = max(maxKey, chunks[target].frozenMaxKey)
+                } else {
+                    valid = false
+                }
+            } else if let frozen = frozenNode(target), frozen.maxKey >= Node(old).maxKey {
+                maxKey = max(maxKey, frozen.maxKey)
+            } else {
+                valid = false
+            }
+            patch = patches[patch].next
+        }
+        if !valid {
+            materializeChunk(index)
+            return false
+        }
+        chunks[index].frozenCount = count
+        chunks[index].frozenMaxKey = maxKey
+        return true
+    }
+
+    /// Writes patched node `index` (``copyStaysValid(_:)``) as a copy of its source with its
+    /// patched words and key.
+    mutating func writeCopy(ofNode index: Int) -> Node {
+        let source = nodes[index].source.unsafelyUnwrapped
+        let size = source.byteCount
+        let base = arena.unsafelyUnwrapped.allocate(byteCount: size)
+        base.copyMemory(from: source.base, byteCount: size)
+        var maxKey = source.maxKey
+        var patch = nodes[index].firstPatch
+        while patch >= 0 {
+            let slot = patches[patch].slot
+            let target = patches[patch].target
+            let address: UnsafeMutableRawPointer
+            if case .rootChunk = slot {
+                let chunk = writeCopy(ofChunk: target)
+                maxKey = max(maxKey, chunk.maxKey)
+                address = chunk.base
+            } else {
+                let child = frozenNode(target).unsafelyUnwrapped
+                maxKey = max(maxKey, child.maxKey)
+                address = child.base
+            }
+            base.storeBytes(of: address, toByteOffset: Self.offset(of: slot, in: source), as: UnsafeMutableRawPointer.self)
+            patch = patches[patch].next
+        }
+        base.storeBytes(of: maxKey, as: Int64.self)
+        written += 1
+        return Node(base)
+    }
+
+    /// Writes patched chunk `index` (``frozenChunkStaysValid(_:)``) as a copy of its source.
+    mutating func writeCopy(ofChunk index: Int) -> LiteralChunk {
+        let source = chunks[index].source.unsafelyUnwrapped
+        let level = chunks[index].level
+        let size = source.byteCount
+        let base = arena.unsafelyUnwrapped.allocate(byteCount: size)
+        base.copyMemory(from: source.base, byteCount: size)
+        var patch = chunks[index].firstPatch
+        while patch >= 0 {
+            guard case .entry(let slot, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
+            let target = patches[patch].target
+            let address = isChunk ? writeCopy(ofChunk: target).base : frozenNode(target).unsafelyUnwrapped.base
+            let entry = Self.entryIndex(slot, in: source, level: level)
+            base.storeBytes(of: address, toByteOffset: LiteralChunk.headerSize + 8 * entry, as: UnsafeMutableRawPointer.self)
+            patch = patches[patch].next
+        }
+        base.storeBytes(of: chunks[index].frozenMaxKey, as: Int64.self)
+        base.storeBytes(of: UInt32(chunks[index].frozenCount), toByteOffset: 8, as: UInt32.self)
+        written += 1
+        return LiteralChunk(base)
+    }
+
+    /// Where word `slot` lies in published node `node`'s block.
+    static func offset(of slot: PatchSlot, in node: Node) -> Int {
+        switch slot {
+        case .literal(let position): return Node.headerSize + LiteralChildren.childOffset(position)
+        case .rootChunk: return Node.headerSize
+        case .parameter: return node.edgeOffset - 8
+        case .edge(let position): return node.edgeOffset + Node.edgeSize * position + MemoryLayout<Edge>.offset(of: \.child)!
+        case .entry: preconditionFailure("a chunk's patch on a node")
+        }
+    }
+
+    /// The entry of `chunk` at `slot` (at the collision level, the slot is the entry).
+    static func entryIndex(_ slot: Int, in chunk: LiteralChunk, level: Int) -> Int {
+        level >= LiteralChildren.hashLevels ? slot : Int(chunk.slotByte(slot) & ~LiteralChunk.chunkBit) - 1
+    }
+
+    /// A published chunk's slots, thawed (children and chunks published).
+    static func thawedSlots(of chunk: LiteralChunk, level: Int) -> [EditSlot] {
+        if level >= LiteralChildren.hashLevels {
+            return (0..<chunk.entryCount).map { .child(.published(Node(chunk.entry($0)))) }
+        }
+        var slots = [EditSlot](repeating: .empty, count: LiteralChildren.chunkSlots)
+        for slot in 0..<LiteralChildren.chunkSlots {
+            let byte = chunk.slotByte(slot)
+            guard byte != 0 else { continue }
+            let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1)
+            slots[slot] = byte & LiteralChunk.chunkBit != 0 ? .chunk(.published(LiteralChunk(pointer))) : .child(.published(Node(pointer)))
+        }
+        return slots
+    }
+}
+
+/// A word of a published block that its patched copy replaces (see TreeEditor+Patches.swift).
+struct BlockPatch {
+    var slot: PatchSlot
+    /// The edited node (or chunk, for ``PatchSlot/rootChunk`` and a chunk entry) whose frozen
+    /// address goes there.
+    var target: Int
+    /// The next patch of the same block, -1 after the last.
+    var next: Int
+}
+
+/// Which word of a block a ``BlockPatch`` replaces.
+enum PatchSlot: Equatable {
+    /// A node's indexed literal child at this position.
+    case literal(Int)
+    /// A chunked node's root chunk.
+    case rootChunk
+    case parameter
+    /// The child of a node's edge at this position.
+    case edge(Int)
+    /// A chunk's entry in this slot (at the collision level, this position), a chunk of the
+    /// next level when `isChunk`.
+    case entry(slot: Int, isChunk: Bool)
+}
