@@ -54,17 +54,20 @@ extension RouterCore {
             // allocates little for its bookkeeping.
             var batch = state.spareBatch.take() ?? BatchPreparation()
             batch.begin(firstSequence: state.nextSequence)
+            var editor = state.spareEditor.take() ?? TreeEditor()
+            editor.begin(tables.published)
             defer {
                 // A large batch's buffers are let go rather than held for the router's life.
                 if registrations.count <= Self.spareBufferRoutes {
                     batch.end()
                     state.spareBatch = batch
+                    editor.end()
+                    state.spareEditor = editor
                 }
             }
-            let duplicate = RouterError(.duplicateRoute, offset: 0, registrations.allSatisfy(\.methods.isEmpty)
+            let duplicate = RouterError(.duplicateRoute, offset: 0, registrations.allSatisfy { $0.methods.isEmpty }
                 ? "a route with the same table, host, priority and segments is already registered"
                 : "a route with the same table, host, priority and segments and a method in common is already registered")
-            var editor = TreeEditor(tables.published)
             var maxCaptures = state.maxCaptures
             for registration in registrations {
                 let methods = try self.methods.set(of: registration.methods)

@@ -9,7 +9,12 @@ extension RouterCore {
         writer.withLock { state in
             let indexes = state.routes.indexes(withID: id)
             guard !indexes.isEmpty else { return 0 }
-            var editor = TreeEditor(tables.published)
+            var editor = state.spareEditor.take() ?? TreeEditor()
+            editor.begin(tables.published)
+            defer {
+                editor.end()
+                state.spareEditor = editor
+            }
             var regexSources: [String] = []
             var templateKeys: [[DuplicateKey.Piece]] = []
             for index in indexes {

@@ -13,6 +13,8 @@ struct WriterState: ~Copyable {
     var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Buffers of the last registration call, reused by the next (see ``RouterCore/add(_:)``).
     var spareBatch: BatchPreparation?
+    /// The editor of the last change, its buffers kept for the next (see ``TreeEditor/end()``).
+    var spareEditor: TreeEditor?
     /// Most parameters of any route registered so far: the captures a walk may record. Never
     /// lowered, so a reader's buffers sized for one version suit every later one.
     var maxCaptures = 0

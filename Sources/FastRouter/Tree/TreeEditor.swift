@@ -38,19 +38,46 @@ struct TreeEditor {
     var dynamicDelta = 0
     /// Whether the published version has a ``StaticPaths`` map, which this edit's static paths
     /// must then be looked up for again.
-    private let keepsStaticPaths: Bool
+    private var keepsStaticPaths = false
     /// During ``freeze(into:)``: each edited node's block once written (`nil` inside: dropped).
     private(set) var frozen: [Node??] = []
     /// During ``freeze(into:)``: where the new blocks go.
     private(set) var arena: BlockArena?
+    /// During ``freeze(into:)``: the nodes still to freeze (see ``freezeBelow(_:)``).
+    private var freezeStack: [(index: Int, childrenDone: Bool)] = []
 
+    /// An editor for no tables yet: ``begin(_:)`` gives it some. The writer keeps one between
+    /// changes (``WriterState/spareEditor``), so that a single add does not grow its buffers
+    /// from nothing.
+    init() { roots = [] }
+
+    /// An editor starting from `tables`.
     init(_ tables: TableRoots) {
+        self.init()
+        begin(tables)
+    }
+
+    /// Starts an edit of `tables`; the editor must be new or ended (``end()``).
+    mutating func begin(_ tables: TableRoots) {
         keepsStaticPaths = tables.dynamicRoutes == 0
-        roots = [(nil, .published(tables.global))]
+        roots.append((nil, .published(tables.global)))
         for index in 0..<tables.schemeCount {
             let entry = tables.scheme(at: index)
             roots.append((Array(UnsafeBufferPointer(start: entry.name, count: entry.nameLength)), .published(entry.root)))
         }
+    }
+
+    /// Forgets the edit (published or dropped), keeping the buffers' room for the next.
+    mutating func end() {
+        roots.removeAll(keepingCapacity: true)
+        nodes.removeAll(keepingCapacity: true)
+        chunks.removeAll(keepingCapacity: true)
+        patches.removeAll(keepingCapacity: true)
+        replaced.removeAll(keepingCapacity: true)
+        staticEdits.removeAll(keepingCapacity: true)
+        frozen.removeAll(keepingCapacity: true)
+        written = 0
+        dynamicDelta = 0
     }
 
     // MARK: Thawing
@@ -294,7 +321,8 @@ struct TreeEditor {
         self.arena = arena
         defer { self.arena = nil }
         var result: [(scheme: [UInt8]?, root: Node)] = []
-        frozen = [Node??](repeating: nil, count: nodes.count)
+        frozen.removeAll(keepingCapacity: true)
+        frozen.append(contentsOf: repeatElement(nil, count: nodes.count))
         for position in roots.indices {
             let root = roots[position].root
             let node: Node
@@ -321,7 +349,12 @@ struct TreeEditor {
     /// its own rather than recursion: a path may be thousands of segments deep (a pattern of
     /// 8 KiB holds 4096), a node per segment.
     private mutating func freezeBelow(_ index: Int) {
-        var stack: [(index: Int, childrenDone: Bool)] = []
+        var stack = freezeStack
+        freezeStack = []
+        defer {
+            stack.removeAll(keepingCapacity: true)
+            freezeStack = stack
+        }
         pushEditedChildren(of: index, onto: &stack)
         while let (node, childrenDone) = stack.popLast() {
             if childrenDone {
