@@ -26,7 +26,7 @@ extension RouterCore {
                 regexSources += shape.regexSources
                 templateKeys += shape.templateKeys
             }
-            let kept = tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired)
+            let kept = tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired, waits: true)
             let payloads = indexes.compactMap { state.routes.payload(of: $0) }
             let removed = state.routes.removeAll(withID: id)
             // Regexes and templates no route uses any more: no published node reaches them and no

@@ -32,6 +32,13 @@ struct PublishedTables: ~Copyable {
     nonisolated(unsafe) package static var checksEveryUpdate = false
     /// Where the tree's blocks live (the writer's, like every block it frees).
     private let arena = BlockArena()
+    /// Blocks that publications since the last grace period replaced: they wait in `retired`
+    /// for the next one (see ``publish(_:maxCaptures:router:retired:waits:)``).
+    private let blocksAwaitingGrace = Atomic<Int>(0)
+    /// Replaced blocks that make an add wait for a grace period: a wait costs a
+    /// process-wide barrier (``ProcessFence``) and a scan of the readers, about as much as the
+    /// rest of a single add, so adds share one, holding back a few tens of kilobytes meanwhile.
+    static var blocksPerGracePeriod: Int { 512 }
 
     init(pathsCompareExactly: Bool) {
         self.pathsCompareExactly = pathsCompareExactly
@@ -53,14 +60,21 @@ struct PublishedTables: ~Copyable {
     var published: TableRoots { TableRoots(UnsafeMutableRawPointer(bitPattern: roots.load(ordering: .relaxed))!) }
 
     /// Publishes what `editor` built and frees what it replaced once no reader can reach it:
-    /// after the grace period, unless a reader keeps an old version for declines (a pin, see
+    /// after a grace period, unless a reader keeps an old version for declines (a pin, see
     /// ``ReaderSlot/pin(_:)``); then it waits in `retired` until no reader pins a version that
     /// reaches it.
-    /// Returns `true` when the replaced version was kept for a pinned reader: what the caller
-    /// stops using after this (regexes, templates) must then live as long as that version
-    /// (``RetiredVersion/keepAlive``).
+    ///
+    /// The grace period is this publication's when `waits` is set (a removal: the payloads it
+    /// retires count on it, see ``PayloadReclaimer``) or when enough replaced blocks await one
+    /// (``blocksPerGracePeriod``); otherwise the replaced version waits in `retired` for a
+    /// later publication's. Either way a block is freed only after a grace period that began
+    /// after the publication that replaced it.
+    /// Returns `true` when the replaced version is kept (for a pinned reader, or for the next
+    /// grace period): what the caller stops using after this (regexes, templates) must then
+    /// live as long as that version (``RetiredVersion/keepAlive``).
     @discardableResult
-    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion]) -> Bool {
+    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion],
+                 waits: Bool = false) -> Bool {
         let old = published
         let frozen = editor.freeze(into: arena)
         let dynamicRoutes = old.dynamicRoutes + editor.dynamicDelta
@@ -74,22 +88,22 @@ struct PublishedTables: ~Copyable {
         lastReplaced.store(editor.replaced.count, ordering: .relaxed)
         roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
         answersByPath.store(pathsCompareExactly && dynamicRoutes == 0 && paths.map.root != nil, ordering: .relaxed)
-        ReaderRegistry.waitForReaders(in: router)
-        let oldestPin = ReaderRegistry.oldestPin(of: router)
-        let replaced = RetiredVersion(version: old.version, roots: old, blocks: editor.replaced)
-        // What a version replaced is reachable from that version and older ones only.
-        let kept = oldestPin.map { $0 <= old.version } ?? false
-        if kept {
-            retired.append(replaced)
-        } else {
-            replaced.free(into: arena)
+        retired.append(RetiredVersion(version: old.version, roots: old, blocks: editor.replaced))
+        let awaiting = blocksAwaitingGrace.load(ordering: .relaxed) + editor.replaced.count + 1
+        guard waits || awaiting >= Self.blocksPerGracePeriod else {
+            blocksAwaitingGrace.store(awaiting, ordering: .relaxed)
+            return true
         }
+        blocksAwaitingGrace.store(0, ordering: .relaxed)
+        ReaderRegistry.waitForReaders(in: router)
+        // What a version replaced is reachable from that version and older ones only.
+        let oldestPin = ReaderRegistry.oldestPin(of: router)
         retired.removeAll { entry in
             guard oldestPin.map({ entry.version < $0 }) ?? true else { return false }
             entry.free(into: arena)
             return true
         }
-        return kept
+        return retired.last?.version == old.version
     }
 
     /// Frees every table, and the `retired` versions; no reader or writer may use them afterwards.

@@ -18,7 +18,9 @@ struct WriterState: ~Copyable {
     /// Most parameters of any route registered so far: the captures a walk may record. Never
     /// lowered, so a reader's buffers sized for one version suit every later one.
     var maxCaptures = 0
-    /// Versions of the tables replaced while readers kept them for declines.
+    /// Versions of the tables replaced and not freed yet: waiting for a grace period (see
+    /// ``PublishedTables/publish(_:maxCaptures:router:retired:waits:)``) or kept for readers
+    /// that pin them for declines.
     var retired: [RetiredVersion] = []
     /// The distinct method sets of registered routes, any method first: a route's record holds
     /// an index here (``RouteStore/Record/methodSet``). Never shrinks.

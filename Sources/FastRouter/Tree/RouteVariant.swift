@@ -13,12 +13,14 @@ struct RouteVariant {
         self.key = key
         self.expansion = expansion
         var steps: [PathStep] = []
+        steps.reserveCapacity(key.segments.count + 1)
         for (index, shape) in key.segments.enumerated() {
             switch shape {
             case .literal(let bytes):
                 // A decoded '/' stays inside its segment: the tree spells it as NUL, which no
                 // valid URL holds (docs/SEMANTICS.md §3.2), so it never reads as a separator.
-                steps.append(.literal(bytes.map { $0 == UInt8(ascii: "/") ? 0 : $0 }))
+                // Most segments have none, and share the key's bytes.
+                steps.append(.literal(bytes.contains(UInt8(ascii: "/")) ? bytes.map { $0 == UInt8(ascii: "/") ? 0 : $0 } : bytes))
             case .parameter:
                 steps.append(.parameter)
             case .constrained(let constraint):
