@@ -61,6 +61,20 @@
 ** parameters, number of candidates) makes further fr_router_match / fr_match_next calls allocate
 ** nothing on the heap: warm one up per thread and reuse it.
 **
+** OUT OF MEMORY. The library is written in Swift, whose runtime ends the process when an
+** allocation fails (a trap: SIGILL, SIGTRAP or SIGABRT depending on where), and so does the
+** library when the system refuses it memory for its tables. No call reports an allocation
+** failure: these calls may allocate, and end the process when memory runs out:
+** fr_router_new, fr_router_free, fr_router_add, fr_router_add_methods, fr_router_remove,
+** fr_router_url, fr_router_dump, fr_router_lint, fr_match_new, and fr_router_match,
+** fr_router_match_method and fr_match_next while their fr_match (or, for a thread's first lookup
+** in the process, the thread's reader slot) is not yet warm (see ALLOCATION). The others never
+** allocate: fr_router_count, fr_match_free, the fr_match accessors, fr_strerror, fr_version.
+** FR_ENOMEM never means that the allocator failed: it means a caller's buffer is too small, or
+** that an add would pass the process's limit of 2^24 distinct parameter names. A process that
+** must survive memory exhaustion should bound its routers (fr_router_count) and leave headroom,
+** or isolate the router in a process of its own.
+**
 ** ROUTE IDS. A route id is any uint64_t chosen by the caller except FR_NO_ROUTE (UINT64_MAX),
 ** which is reserved and rejected with FR_EINVAL. Several routes may share an id: fr_router_remove
 ** removes all of them, and fr_router_url builds the URL of the first of them.
@@ -106,7 +120,7 @@ enum {
     FR_EDUPLICATE = -4,  /* the same route (table, host, priority, segment shapes) is already registered */
     FR_EURL       = -5,  /* malformed URL: bad %-escape, NUL, invalid UTF-8, over 64 KiB or 1024 segments */
     FR_ENOTFOUND  = -6,  /* no route, parameter or value with that id, index or name */
-    FR_ENOMEM     = -7   /* out of memory, or a caller's buffer is too small */
+    FR_ENOMEM     = -7   /* a caller's buffer is too small, or the parameter-name limit (not the allocator: OUT OF MEMORY) */
 };
 
 enum {
@@ -159,7 +173,7 @@ typedef struct fr_router fr_router;   /* opaque, thread-safe */
 **        Only http and https are web schemes (host matched as a domain); every other scheme
 **        treats its host as the first path segment.
 ** Returns a new router owned by the caller (release it with fr_router_free), or NULL when flags
-** holds an unknown bit or memory ran out. Any thread.
+** holds an unknown bit (see OUT OF MEMORY). Any thread.
 */
 fr_router *fr_router_new(uint32_t flags);
 
@@ -298,8 +312,8 @@ typedef struct fr_match fr_match;     /* opaque, one per thread, reusable */
 /*
 ** fr_match_new — creates a lookup state to pass to fr_router_match, holding no result.
 **
-** Returns a new fr_match owned by the caller (release it with fr_match_free), or NULL when memory
-** ran out. Any thread; afterwards use it from one thread at a time.
+** Returns a new fr_match owned by the caller (release it with fr_match_free); never NULL (see OUT
+** OF MEMORY). Any thread; afterwards use it from one thread at a time.
 */
 fr_match *fr_match_new(void);
 

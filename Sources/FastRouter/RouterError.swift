@@ -18,7 +18,9 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidURL = -5
         /// No route, parameter or value by that name or id.
         case notFound = -6
-        /// Memory or buffer space ran out.
+        /// Room ran out: a caller's buffer is too small, or the process's table of parameter
+        /// names is full. Never an allocation failure, which ends the process (docs/SEMANTICS.md
+        /// §4, "Out of memory").
         case outOfMemory = -7
 
         /// The static description `fr_strerror` returns for this code.
