@@ -111,6 +111,18 @@ package enum NameTable {
             var expansion: UInt16
             var endsWithWildcard: Bool
             var methods: MethodSet
+
+            /// Every field folded into two words first: the hasher's cost is per word it is fed,
+            /// and a shape is interned on every add.
+            func hash(into hasher: inout Hasher) {
+                var fold: UInt64 = 0xCBF2_9CE4_8422_2325
+                for byte in ranks { fold = (fold ^ UInt64(byte)) &* 0x100_0000_01B3 }
+                for byte in host { fold = (fold ^ UInt64(byte)) &* 0x100_0000_01B3 }
+                fold ^= UInt64(truncatingIfNeeded: nameCount) &<< 40 ^ UInt64(hostRank) &<< 32 ^ UInt64(expansion) &<< 8
+                    ^ (endsWithWildcard ? 1 : 0) ^ (methods.isAny ? 2 : 0)
+                hasher.combine(UInt64(layout) ^ fold)
+                hasher.combine(methods.mask)
+            }
         }
 
         /// The immortal shape of a route expansion: its parameter layout (from

@@ -433,7 +433,10 @@ struct TreeEditor {
             if copyStaysValid(index) { return writeCopy(ofNode: index) }
             materialize(index)
         }
-        let edit = nodes[index]
+        // Moved out, not copied (a copy would retain each of its arrays): nothing reads an edited
+        // node once it is frozen.
+        var edit = EditNode(label: [])
+        swap(&edit, &nodes[index])
         let literals = freezeLiterals(edit.literals)
         let parameter = edit.parameter.flatMap { freezeChild($0) }
         var edges: [Edge] = []
