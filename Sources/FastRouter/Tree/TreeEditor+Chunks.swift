@@ -5,10 +5,17 @@
 /// node left with ``LiteralChildren/inlineLimit`` children or fewer indexes them in its block).
 extension TreeEditor {
     /// A new, empty edited chunk.
-    mutating func makeChunk(level: Int) -> Int {
-        let slots = level >= LiteralChildren.hashLevels ? [] : [EditSlot](repeating: .empty, count: LiteralChildren.chunkSlots)
-        chunks.append(EditChunk(level: level, slots: slots))
-        return chunks.count - 1
+    mutating func makeChunk(level: Int) -> Int { takeChunk(level: level) }
+
+    /// The next chunk, empty, at `level`: one left by an earlier edit, or a new one.
+    mutating func takeChunk(level: Int) -> Int {
+        if chunkCount == chunks.count {
+            chunks.append(EditChunk(level: level))
+        } else {
+            chunks[chunkCount].empty(level: level)
+        }
+        chunkCount += 1
+        return chunkCount - 1
     }
 
     /// The edited chunk behind `ref`, thawed whole first (a patched copy too).
@@ -19,9 +26,10 @@ extension TreeEditor {
             return index
         case .published(let chunk):
             replaced.append(chunk.base)
-            chunks.append(EditChunk(level: level, slots: Self.thawedSlots(of: chunk, level: level)))
-            ref = .editing(chunks.count - 1)
-            return chunks.count - 1
+            let index = takeChunk(level: level)
+            chunks[index].thaw(chunk)
+            ref = .editing(index)
+            return index
         }
     }
 
@@ -100,25 +108,23 @@ extension TreeEditor {
 
     /// A node's literal children, frozen: indexed when there are few enough, else chunked.
     mutating func freezeLiterals(_ literals: EditLiterals) -> FrozenLiterals {
-        switch literals {
-        case .list(let list):
-            return .inline(list.compactMap { entry in freezeChild(entry.child).map { (entry.hash, $0) } })
-        case .chunked(let root):
-            switch freezeChunk(root, level: 0) {
-            case .none:
-                return .none
-            case .child(let node):
-                return .inline([(node.labelHash, node)])
-            case .chunk(let ref, let count):
-                if count > LiteralChildren.inlineLimit { return .chunked(write(ref, level: 0)) }
-                // Few enough left to index: the chunks go.
-                var nodes: [Node] = []
-                collect(ref, level: 0, into: &nodes)
-                let sorted: [(hash: UInt64, node: Node)] = nodes.map { (hash: $0.labelHash, node: $0) }.sorted { lhs, rhs in
-                    lhs.hash != rhs.hash ? lhs.hash < rhs.hash : lhs.node.labelBytes.lexicographicallyPrecedes(rhs.node.labelBytes)
-                }
-                return .inline(sorted)
+        guard let root = literals.root else {
+            return .inline(literals.list.compactMap { entry in freezeChild(entry.child).map { (entry.hash, $0) } })
+        }
+        switch freezeChunk(root, level: 0) {
+        case .none:
+            return .none
+        case .child(let node):
+            return .inline([(node.labelHash, node)])
+        case .chunk(let ref, let count):
+            if count > LiteralChildren.inlineLimit { return .chunked(write(ref, level: 0)) }
+            // Few enough left to index: the chunks go.
+            var nodes: [Node] = []
+            collect(ref, level: 0, into: &nodes)
+            let sorted: [(hash: UInt64, node: Node)] = nodes.map { (hash: $0.labelHash, node: $0) }.sorted { lhs, rhs in
+                lhs.hash != rhs.hash ? lhs.hash < rhs.hash : lhs.node.labelBytes.lexicographicallyPrecedes(rhs.node.labelBytes)
             }
+            return .inline(sorted)
         }
     }
 
@@ -219,7 +225,8 @@ extension TreeEditor {
 /// label order.
 struct EditChunk {
     var level: Int
-    var slots: [EditSlot]
+    /// Its slots: ``LiteralChildren/chunkSlots`` of them, or at the collision level a list.
+    var slots: [EditSlot] = []
     /// For a patched copy (TreeEditor+Patches.swift): the published chunk it copies; `slots` is
     /// then unused. `nil` once thawed whole.
     var source: LiteralChunk? = nil
@@ -230,6 +237,38 @@ struct EditChunk {
     /// A patched copy's children and key once its children froze (``TreeEditor/frozenChunkStaysValid(_:)``).
     var frozenCount = 0
     var frozenMaxKey = Int64.min
+
+    /// An empty chunk at `level`.
+    init(level: Int) {
+        self.level = level
+        if level < LiteralChildren.hashLevels { slots.append(contentsOf: repeatElement(.empty, count: LiteralChildren.chunkSlots)) }
+    }
+
+    /// Empties it for its next use at `level`, keeping its slots' room.
+    mutating func empty(level: Int) {
+        self.level = level
+        slots.removeAll(keepingCapacity: true)
+        if level < LiteralChildren.hashLevels { slots.append(contentsOf: repeatElement(.empty, count: LiteralChildren.chunkSlots)) }
+        source = nil
+        firstPatch = -1
+        patchCount = 0
+        frozenCount = 0
+        frozenMaxKey = .min
+    }
+
+    /// Makes it (empty) a whole copy of published `chunk`: its children and chunks published.
+    mutating func thaw(_ chunk: LiteralChunk) {
+        if level >= LiteralChildren.hashLevels {
+            for entry in 0..<chunk.entryCount { slots.append(.child(.published(Node(chunk.entry(entry))))) }
+            return
+        }
+        for slot in 0..<LiteralChildren.chunkSlots {
+            let byte = chunk.slotByte(slot)
+            guard byte != 0 else { continue }
+            let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1)
+            slots[slot] = byte & LiteralChunk.chunkBit != 0 ? .chunk(.published(LiteralChunk(pointer))) : .child(.published(Node(pointer)))
+        }
+    }
 }
 
 /// A slot of an edited chunk. A child's hash is computed again when needed (when a sibling

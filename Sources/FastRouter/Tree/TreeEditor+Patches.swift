@@ -21,15 +21,17 @@ extension TreeEditor {
     /// The edited node behind the published `node`: a patched copy of it.
     mutating func patchedCopy(of node: Node) -> Int {
         replaced.append(node.base)
-        nodes.append(EditNode(patching: node))
-        return nodes.count - 1
+        let index = takeNode()
+        nodes[index].source = node
+        return index
     }
 
     /// The edited chunk behind the published `chunk` at `level`: a patched copy of it.
     mutating func patchedCopy(of chunk: LiteralChunk, level: Int) -> Int {
         replaced.append(chunk.base)
-        chunks.append(EditChunk(level: level, slots: [], source: chunk))
-        return chunks.count - 1
+        let index = takeChunk(level: level)
+        chunks[index].source = chunk
+        return index
     }
 
     /// What patch `slot` of node `owner` (or of chunk `owner` when `inChunk`) points to, if it has one.
@@ -69,43 +71,40 @@ extension TreeEditor {
     /// which stay edited); nothing for a node already whole.
     mutating func materialize(_ index: Int) {
         guard let source = nodes[index].source else { return }
-        var whole = EditNode(thawing: source)
         var patch = nodes[index].firstPatch
+        nodes[index].empty()
+        nodes[index].thaw(source)
         while patch >= 0 {
             let target = patches[patch].target
             switch patches[patch].slot {
             case .literal(let position):
-                guard case .list(var list) = whole.literals else { preconditionFailure("an index patch on a chunked node") }
-                whole.literals = .list([])
-                list[position].child = .editing(target)
-                whole.literals = .list(list)
+                nodes[index].literals.list[position].child = .editing(target)
             case .rootChunk:
-                whole.literals = .chunked(.editing(target))
+                nodes[index].literals.root = .editing(target)
             case .parameter:
-                whole.parameter = .editing(target)
+                nodes[index].parameter = .editing(target)
             case .edge(let position):
-                whole.edges[position].child = .editing(target)
+                nodes[index].edges[position].child = .editing(target)
             case .entry:
                 preconditionFailure("a chunk's patch on a node")
             }
             patch = patches[patch].next
         }
-        nodes[index] = whole
     }
 
     /// Thaws patched chunk `index` whole, as ``materialize(_:)`` does a node.
     mutating func materializeChunk(_ index: Int) {
         guard let source = chunks[index].source else { return }
         let level = chunks[index].level
-        var slots = Self.thawedSlots(of: source, level: level)
         var patch = chunks[index].firstPatch
+        chunks[index].empty(level: level)
+        chunks[index].thaw(source)
         while patch >= 0 {
             guard case .entry(let slot, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
             let target = patches[patch].target
-            slots[slot] = isChunk ? .chunk(.editing(target)) : .child(.editing(target))
+            chunks[index].slots[slot] = isChunk ? .chunk(.editing(target)) : .child(.editing(target))
             patch = patches[patch].next
         }
-        chunks[index] = EditChunk(level: level, slots: slots)
     }
 
     // MARK: Finding a child in a copy
@@ -328,20 +327,6 @@ extension TreeEditor {
         level >= LiteralChildren.hashLevels ? slot : Int(chunk.slotByte(slot) & ~LiteralChunk.chunkBit) - 1
     }
 
-    /// A published chunk's slots, thawed (children and chunks published).
-    static func thawedSlots(of chunk: LiteralChunk, level: Int) -> [EditSlot] {
-        if level >= LiteralChildren.hashLevels {
-            return (0..<chunk.entryCount).map { .child(.published(Node(chunk.entry($0)))) }
-        }
-        var slots = [EditSlot](repeating: .empty, count: LiteralChildren.chunkSlots)
-        for slot in 0..<LiteralChildren.chunkSlots {
-            let byte = chunk.slotByte(slot)
-            guard byte != 0 else { continue }
-            let pointer = chunk.entry(Int(byte & ~LiteralChunk.chunkBit) - 1)
-            slots[slot] = byte & LiteralChunk.chunkBit != 0 ? .chunk(.published(LiteralChunk(pointer))) : .child(.published(Node(pointer)))
-        }
-        return slots
-    }
 }
 
 /// A word of a published block that its patched copy replaces (see TreeEditor+Patches.swift).

@@ -19,10 +19,15 @@
 struct TreeEditor {
     /// Every table's root: the global table's first.
     var roots: [(scheme: [UInt8]?, root: EditChild)]
-    /// The nodes being edited; ``EditChild/editing(_:)`` indexes them.
+    /// The nodes being edited, the first ``nodeCount`` of them; ``EditChild/editing(_:)``
+    /// indexes them. The rest are those of earlier edits, kept for their arrays' room: a node
+    /// taken again is emptied, not made, so a single add allocates nothing for its nodes.
     var nodes: [EditNode] = []
-    /// The chunks being edited; ``EditChunkRef/editing(_:)`` indexes them (see TreeEditor+Chunks.swift).
+    private(set) var nodeCount = 0
+    /// The chunks being edited, the first ``chunkCount`` of them, kept as ``nodes`` are;
+    /// ``EditChunkRef/editing(_:)`` indexes them (see TreeEditor+Chunks.swift).
     var chunks: [EditChunk] = []
+    var chunkCount = 0
     /// The words patched copies replace (see TreeEditor+Patches.swift); each node and chunk
     /// links its own.
     var patches: [BlockPatch] = []
@@ -70,8 +75,8 @@ struct TreeEditor {
     /// Forgets the edit (published or dropped), keeping the buffers' room for the next.
     mutating func end() {
         roots.removeAll(keepingCapacity: true)
-        nodes.removeAll(keepingCapacity: true)
-        chunks.removeAll(keepingCapacity: true)
+        nodeCount = 0
+        chunkCount = 0
         patches.removeAll(keepingCapacity: true)
         replaced.removeAll(keepingCapacity: true)
         staticEdits.removeAll(keepingCapacity: true)
@@ -84,8 +89,16 @@ struct TreeEditor {
 
     /// A new edited node.
     mutating func makeNode(label: [UInt8]) -> Int {
-        nodes.append(EditNode(label: label))
-        return nodes.count - 1
+        let index = takeNode()
+        nodes[index].label.append(contentsOf: label)
+        return index
+    }
+
+    /// The next node, empty: one left by an earlier edit, or a new one.
+    mutating func takeNode() -> Int {
+        if nodeCount == nodes.count { nodes.append(EditNode()) } else { nodes[nodeCount].empty() }
+        nodeCount += 1
+        return nodeCount - 1
     }
 
     /// The edited node behind `child`, thawed first (as a patched copy, see
@@ -260,50 +273,39 @@ struct TreeEditor {
             guard creating else { return nil }
             materialize(index)
         }
-        switch nodes[index].literals {
-        case .list(var list):
-            nodes[index].literals = .list([])
-            var position = 0
-            while position < list.count && precedes(list[position], hash, label) { position += 1 }
-            if position < list.count && list[position].hash == hash && labelEquals(list[position].child, label) {
-                var child = list[position].child
-                let reached = editable(&child)
-                list[position].child = child
-                nodes[index].literals = .list(list)
-                return reached
-            }
-            guard creating else {
-                nodes[index].literals = .list(list)
-                return nil
-            }
-            let fresh = makeNode(label: label)
-            list.insert((hash, .editing(fresh)), at: position)
-            if list.count <= LiteralChildren.inlineLimit {
-                nodes[index].literals = .list(list)
-            } else {
-                // One more than an index holds: into chunks.
-                var root = EditChunkRef.editing(makeChunk(level: 0))
-                for entry in list { insert(entry.child, hash: entry.hash, into: &root, level: 0) }
-                nodes[index].literals = .chunked(root)
-            }
-            return fresh
-        case .chunked(var root):
+        if var root = nodes[index].literals.root {
             // Found through copies of the chunks on the hash's path; thawed whole only to insert.
             if case .published(let chunk) = root { root = .editing(patchedCopy(of: chunk, level: 0)) }
-            let found = patchedChild(label, hash: hash, inChunk: root.editingIndex)
-            if let found {
-                nodes[index].literals = .chunked(root)
-                return found
-            }
-            guard creating else {
-                nodes[index].literals = .chunked(root)
-                return nil
-            }
+            nodes[index].literals.root = root
+            if let found = patchedChild(label, hash: hash, inChunk: root.editingIndex) { return found }
+            guard creating else { return nil }
             let fresh = makeNode(label: label)
             insert(.editing(fresh), hash: hash, into: &root, level: 0)
-            nodes[index].literals = .chunked(root)
+            nodes[index].literals.root = root
             return fresh
         }
+        var position = 0
+        while position < nodes[index].literals.list.count && precedes(nodes[index].literals.list[position], hash, label) {
+            position += 1
+        }
+        if position < nodes[index].literals.list.count && nodes[index].literals.list[position].hash == hash
+            && labelEquals(nodes[index].literals.list[position].child, label) {
+            var child = nodes[index].literals.list[position].child
+            let reached = editable(&child)
+            nodes[index].literals.list[position].child = child
+            return reached
+        }
+        guard creating else { return nil }
+        let fresh = makeNode(label: label)
+        nodes[index].literals.list.insert((hash, .editing(fresh)), at: position)
+        if nodes[index].literals.list.count > LiteralChildren.inlineLimit {
+            // One more than an index holds: into chunks.
+            var root = EditChunkRef.editing(makeChunk(level: 0))
+            for entry in nodes[index].literals.list { insert(entry.child, hash: entry.hash, into: &root, level: 0) }
+            nodes[index].literals.list.removeAll(keepingCapacity: true)
+            nodes[index].literals.root = root
+        }
+        return fresh
     }
 
     /// Whether `entry` sorts before a child with `hash` and `label` in an index (hash, then label).
@@ -322,7 +324,7 @@ struct TreeEditor {
         defer { self.arena = nil }
         var result: [(scheme: [UInt8]?, root: Node)] = []
         frozen.removeAll(keepingCapacity: true)
-        frozen.append(contentsOf: repeatElement(nil, count: nodes.count))
+        frozen.append(contentsOf: repeatElement(nil, count: nodeCount))
         for position in roots.indices {
             let root = roots[position].root
             let node: Node
@@ -403,9 +405,10 @@ struct TreeEditor {
             }
             return
         }
-        switch nodes[index].literals {
-        case .list(let list): for entry in list { note(entry.child, &stack) }
-        case .chunked(let root): noteChunk(root, &stack)
+        if let root = nodes[index].literals.root {
+            noteChunk(root, &stack)
+        } else {
+            for entry in nodes[index].literals.list { note(entry.child, &stack) }
         }
         if let parameter = nodes[index].parameter { note(parameter, &stack) }
         for edge in nodes[index].edges { note(edge.child, &stack) }
@@ -433,24 +436,21 @@ struct TreeEditor {
             if copyStaysValid(index) { return writeCopy(ofNode: index) }
             materialize(index)
         }
-        // Moved out, not copied (a copy would retain each of its arrays): nothing reads an edited
-        // node once it is frozen.
-        var edit = EditNode(label: [])
-        swap(&edit, &nodes[index])
-        let literals = freezeLiterals(edit.literals)
-        let parameter = edit.parameter.flatMap { freezeChild($0) }
+        let literals = freezeLiterals(nodes[index].literals)
+        let parameter = nodes[index].parameter.flatMap { freezeChild($0) }
         var edges: [Edge] = []
-        for entry in edit.edges {
+        for position in nodes[index].edges.indices {
+            let entry = nodes[index].edges[position]
             if let child = freezeChild(entry.child) {
                 edges.append(Edge(child: child, matcher: entry.matcher, code: entry.code))
             }
         }
-        let empty = edit.terminals.isEmpty && edit.wildcards.isEmpty && parameter == nil && edges.isEmpty
+        let empty = nodes[index].terminals.isEmpty && nodes[index].wildcards.isEmpty && parameter == nil && edges.isEmpty
             && literals.count == 0
         if !isRoot && empty { return nil }
         written += 1
-        return Node.make(label: edit.label, literals: literals, parameter: parameter, edges: edges,
-                         terminals: edit.terminals, wildcards: edit.wildcards, in: arena.unsafelyUnwrapped)
+        return Node.make(label: nodes[index].label, literals: literals, parameter: parameter, edges: edges,
+                         terminals: nodes[index].terminals, wildcards: nodes[index].wildcards, in: arena.unsafelyUnwrapped)
     }
 }
 
@@ -466,45 +466,58 @@ struct EditNode {
     /// many it has.
     var firstPatch = -1
     var patchCount = 0
-    var literals: EditLiterals = .list([])
+    var literals = EditLiterals()
     var parameter: EditChild?
     /// Partial-segment edges, then constraint edges.
     var edges: [(code: UInt8, matcher: UnsafeRawPointer?, child: EditChild)] = []
     var terminals: [Terminal] = []
     var wildcards: [Terminal] = []
 
-    init(label: [UInt8]) { self.label = label }
+    /// An empty new node: no label, no children, no routes.
+    init() { label = [] }
 
-    /// A patched copy of `node`.
-    init(patching node: Node) {
-        label = []
-        source = node
+    /// Empties it for its next use, keeping its arrays' room.
+    mutating func empty() {
+        label.removeAll(keepingCapacity: true)
+        source = nil
+        firstPatch = -1
+        patchCount = 0
+        literals.list.removeAll(keepingCapacity: true)
+        literals.root = nil
+        parameter = nil
+        edges.removeAll(keepingCapacity: true)
+        terminals.removeAll(keepingCapacity: true)
+        wildcards.removeAll(keepingCapacity: true)
     }
 
-    init(thawing node: Node) {
-        label = node.labelBytes
+    /// Makes it (empty) a whole copy of published `node`: its children published.
+    mutating func thaw(_ node: Node) {
+        label.append(contentsOf: UnsafeBufferPointer(start: node.label, count: node.labelLength))
         if node.isChunked {
-            literals = .chunked(.published(node.rootChunk))
-        } else if node.indexCount > 0 {
-            literals = .list((0..<node.indexCount).map { index in
+            literals.root = .published(node.rootChunk)
+        } else {
+            for index in 0..<node.indexCount {
                 let child = node.indexedChild(at: index)
-                return (child.labelHash, .published(child))
-            })
+                literals.list.append((child.labelHash, .published(child)))
+            }
         }
         parameter = node.hasParameter ? .published(node.parameterChild) : nil
-        if node.edgeCount > 0 { edges = node.edgeList.map { ($0.code, $0.matcher, .published($0.child)) } }
-        if node.terminalCount > 0 { terminals = node.terminalList }
-        if node.wildcardCount > 0 { wildcards = node.wildcardList }
+        for index in 0..<node.edgeCount {
+            let edge = node.edge(at: index)
+            edges.append((edge.code, edge.matcher, .published(edge.child)))
+        }
+        for index in 0..<node.terminalCount { terminals.append(node.terminal(at: index)) }
+        for index in node.terminalCount..<(node.terminalCount + node.wildcardCount) { wildcards.append(node.terminal(at: index)) }
     }
 }
 
 /// A node's literal children during an edit.
-enum EditLiterals {
+struct EditLiterals {
     /// Up to ``LiteralChildren/inlineLimit`` of them (more only until the next freeze), sorted by
-    /// hash, then label.
-    case list([(hash: UInt64, child: EditChild)])
-    /// More, in chunks thawed one at a time.
-    case chunked(EditChunkRef)
+    /// hash, then label; empty once ``root`` is set.
+    var list: [(hash: UInt64, child: EditChild)] = []
+    /// More, in chunks thawed one at a time: the root chunk.
+    var root: EditChunkRef?
 }
 
 /// A child during an edit: still the published block, or an edited node (an index into the
