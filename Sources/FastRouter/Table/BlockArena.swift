@@ -40,49 +40,60 @@ package final class BlockArena {
     package static var bytesInUse: Int { inUse.load(ordering: .relaxed) }
     private static let inUse = Atomic<Int>(0)
 
-    /// Per class, the first free block (each links to the next through its first word).
-    private var freeBlocks = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
-    /// Per class, the rest of its current slab.
-    private var next = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
-    private var end = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
-    /// Every region, and each slab's class (0: not given out yet), region by region.
-    private var regions: [UnsafeMutableRawPointer] = []
-    private var regionNumbers: [UInt: Int] = [:]
-    private var slabClasses: [UInt8] = []
-    /// Slabs of the last region not yet given to a class.
-    private var nextSlab = slabsPerRegion
-    /// Bytes taken from the system allocator so far (they decide when regions start).
-    private var systemTaken = 0
+    /// The arena's state, behind a pointer: the writer's adds allocate and free blocks often,
+    /// and a class's own stored properties would pay a dynamic exclusivity check on each access.
+    private let state: UnsafeMutablePointer<State>
 
-    init() {}
+    private struct State {
+        /// Per class, the first free block (each links to the next through its first word).
+        var freeBlocks = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
+        /// Per class, the rest of its current slab.
+        var next = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
+        var end = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
+        /// Every region, and each slab's class (0: not given out yet), region by region.
+        var regions: [UnsafeMutableRawPointer] = []
+        var regionNumbers: [UInt: Int] = [:]
+        var slabClasses: [UInt8] = []
+        /// Slabs of the last region not yet given to a class.
+        var nextSlab = slabsPerRegion
+        /// Bytes taken from the system allocator so far (they decide when regions start).
+        var systemTaken = 0
+    }
+
+    init() {
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
 
     /// Regions this arena has mapped.
-    var regionCount: Int { regions.count }
+    var regionCount: Int { state.pointee.regions.count }
 
     deinit {
-        for region in regions { Self.unmap(region) }
+        for region in state.pointee.regions { Self.unmap(region) }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// A block of `byteCount` bytes starting a cache line; its contents are undefined.
     func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let sizeClass = (byteCount &+ Self.granule &- 1) / Self.granule
-        guard sizeClass <= Self.classCount, systemTaken >= Self.systemBytes || !regions.isEmpty else {
-            systemTaken &+= byteCount
+        guard sizeClass <= Self.classCount, state.pointee.systemTaken >= Self.systemBytes || !state.pointee.regions.isEmpty else {
+            state.pointee.systemTaken &+= byteCount
             return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: Self.granule)
         }
         let size = sizeClass &* Self.granule
         Self.inUse.add(size, ordering: .relaxed)
-        if let block = freeBlocks[sizeClass] {
-            freeBlocks[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
+        if let block = state.pointee.freeBlocks[sizeClass] {
+            state.pointee.freeBlocks[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
             return block
         }
-        if let block = next[sizeClass], block + size <= end[sizeClass].unsafelyUnwrapped {
-            next[sizeClass] = block + size
+        if let block = state.pointee.next[sizeClass], block + size <= state.pointee.end[sizeClass].unsafelyUnwrapped {
+            state.pointee.next[sizeClass] = block + size
             return block
         }
         let slab = newSlab(for: sizeClass)
-        next[sizeClass] = slab + size
-        end[sizeClass] = slab + (Self.slabSize / size) * size
+        state.pointee.next[sizeClass] = slab + size
+        state.pointee.end[sizeClass] = slab + (Self.slabSize / size) * size
         return slab
     }
 
@@ -91,29 +102,30 @@ package final class BlockArena {
     func deallocate(_ block: UnsafeMutableRawPointer) {
         let address = UInt(bitPattern: block)
         let regionBase = address & ~UInt(Self.regionSize - 1)
-        guard let region = regionNumbers[regionBase] else {
+        guard let region = state.pointee.regionNumbers[regionBase] else {
             block.deallocate()
             return
         }
-        let sizeClass = Int(slabClasses[region &* Self.slabsPerRegion &+ Int((address &- regionBase) / UInt(Self.slabSize))])
+        let sizeClass = Int(state.pointee.slabClasses[region &* Self.slabsPerRegion &+ Int((address &- regionBase) / UInt(Self.slabSize))])
         Self.inUse.subtract(sizeClass &* Self.granule, ordering: .relaxed)
-        block.storeBytes(of: freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
-        freeBlocks[sizeClass] = block
+        block.storeBytes(of: state.pointee.freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
+        state.pointee.freeBlocks[sizeClass] = block
     }
 
     /// A slab given to `sizeClass`, from the last region or a new one.
     private func newSlab(for sizeClass: Int) -> UnsafeMutableRawPointer {
-        if nextSlab == Self.slabsPerRegion {
+        if state.pointee.nextSlab == Self.slabsPerRegion {
             let region = Self.map()
-            regionNumbers[UInt(bitPattern: region)] = regions.count
-            regions.append(region)
-            slabClasses += [UInt8](repeating: 0, count: Self.slabsPerRegion)
-            nextSlab = 0
+            state.pointee.regionNumbers[UInt(bitPattern: region)] = state.pointee.regions.count
+            state.pointee.regions.append(region)
+            state.pointee.slabClasses += [UInt8](repeating: 0, count: Self.slabsPerRegion)
+            state.pointee.nextSlab = 0
         }
-        let region = regions.count - 1
-        slabClasses[region * Self.slabsPerRegion + nextSlab] = UInt8(sizeClass)
-        defer { nextSlab += 1 }
-        return regions[region] + nextSlab * Self.slabSize
+        let region = state.pointee.regions.count - 1
+        let slab = state.pointee.nextSlab
+        state.pointee.slabClasses[region * Self.slabsPerRegion + slab] = UInt8(sizeClass)
+        state.pointee.nextSlab += 1
+        return state.pointee.regions[region] + slab * Self.slabSize
     }
 
     /// A new region, aligned to its size (so a block's region is its address rounded down),

@@ -478,16 +478,16 @@ struct EditNode {
 
     /// Empties it for its next use, keeping its arrays' room.
     mutating func empty() {
-        label.removeAll(keepingCapacity: true)
+        if !label.isEmpty { label.removeAll(keepingCapacity: true) }
         source = nil
         firstPatch = -1
         patchCount = 0
-        literals.list.removeAll(keepingCapacity: true)
+        if !literals.list.isEmpty { literals.list.removeAll(keepingCapacity: true) }
         literals.root = nil
         parameter = nil
-        edges.removeAll(keepingCapacity: true)
-        terminals.removeAll(keepingCapacity: true)
-        wildcards.removeAll(keepingCapacity: true)
+        if !edges.isEmpty { edges.removeAll(keepingCapacity: true) }
+        if !terminals.isEmpty { terminals.removeAll(keepingCapacity: true) }
+        if !wildcards.isEmpty { wildcards.removeAll(keepingCapacity: true) }
     }
 
     /// Makes it (empty) a whole copy of published `node`: its children published.
