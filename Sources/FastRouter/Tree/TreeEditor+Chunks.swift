@@ -5,9 +5,14 @@
 /// node left with ``LiteralChildren/inlineLimit`` children or fewer indexes them in its block).
 extension TreeEditor {
     /// A new, empty edited chunk.
-    mutating func makeChunk(level: Int) -> Int { takeChunk(level: level) }
+    mutating func makeChunk(level: Int) -> Int {
+        let index = takeChunk(level: level)
+        chunks[index].clearSlots()
+        return index
+    }
 
-    /// The next chunk, empty, at `level`: one left by an earlier edit, or a new one.
+    /// The next chunk at `level`, empty and without slots (a patched copy uses none): one left by
+    /// an earlier edit, or a new one.
     mutating func takeChunk(level: Int) -> Int {
         if chunkCount == chunks.count {
             chunks.append(EditChunk(level: level))
@@ -107,9 +112,14 @@ extension TreeEditor {
     // MARK: Freezing
 
     /// A node's literal children, frozen: indexed when there are few enough, else chunked.
-    mutating func freezeLiterals(_ literals: EditLiterals) -> FrozenLiterals {
+    /// `scratch` is room for an index's list, reused from node to node.
+    mutating func freezeLiterals(_ literals: EditLiterals, scratch: inout [(hash: UInt64, node: Node)]) -> FrozenLiterals {
         guard let root = literals.root else {
-            return .inline(literals.list.compactMap { entry in freezeChild(entry.child).map { (entry.hash, $0) } })
+            scratch.removeAll(keepingCapacity: true)
+            for entry in literals.list {
+                if let node = freezeChild(entry.child) { scratch.append((entry.hash, node)) }
+            }
+            return .inline(scratch)
         }
         switch freezeChunk(root, level: 0) {
         case .none:
@@ -238,17 +248,15 @@ struct EditChunk {
     var frozenCount = 0
     var frozenMaxKey = Int64.min
 
-    /// An empty chunk at `level`.
+    /// A chunk at `level` without slots yet (``clearSlots()`` gives it empty ones).
     init(level: Int) {
         self.level = level
-        if level < LiteralChildren.hashLevels { slots.append(contentsOf: repeatElement(.empty, count: LiteralChildren.chunkSlots)) }
     }
 
-    /// Empties it for its next use at `level`, keeping its slots' room.
+    /// Empties it for its next use at `level`, without slots, keeping their room.
     mutating func empty(level: Int) {
         self.level = level
-        slots.removeAll(keepingCapacity: true)
-        if level < LiteralChildren.hashLevels { slots.append(contentsOf: repeatElement(.empty, count: LiteralChildren.chunkSlots)) }
+        if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         source = nil
         firstPatch = -1
         patchCount = 0
@@ -256,8 +264,16 @@ struct EditChunk {
         frozenMaxKey = .min
     }
 
-    /// Makes it (empty) a whole copy of published `chunk`: its children and chunks published.
+    /// Gives it its empty slots: ``LiteralChildren/chunkSlots`` of them, none at the collision
+    /// level (a list).
+    mutating func clearSlots() {
+        if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
+        if level < LiteralChildren.hashLevels { slots.append(contentsOf: repeatElement(.empty, count: LiteralChildren.chunkSlots)) }
+    }
+
+    /// Makes it (without slots) a whole copy of published `chunk`: its children and chunks published.
     mutating func thaw(_ chunk: LiteralChunk) {
+        clearSlots()
         if level >= LiteralChildren.hashLevels {
             for entry in 0..<chunk.entryCount { slots.append(.child(.published(Node(chunk.entry(entry))))) }
             return

@@ -50,6 +50,9 @@ struct TreeEditor {
     private(set) var arena: BlockArena?
     /// During ``freeze(into:)``: the nodes still to freeze (see ``freezeBelow(_:)``).
     private var freezeStack: [(index: Int, childrenDone: Bool)] = []
+    /// Room for a frozen node's index and edges (see ``freezeNode(_:isRoot:)``).
+    private var scratchList: [(hash: UInt64, node: Node)] = []
+    private var scratchEdges: [Edge] = []
 
     /// An editor for no tables yet: ``begin(_:)`` gives it some. The writer keeps one between
     /// changes (``WriterState/spareEditor``), so that a single add does not grow its buffers
@@ -436,9 +439,18 @@ struct TreeEditor {
             if copyStaysValid(index) { return writeCopy(ofNode: index) }
             materialize(index)
         }
-        let literals = freezeLiterals(nodes[index].literals)
+        // The lists handed to the block are the editor's, reused from node to node.
+        var list = scratchList
+        var edges = scratchEdges
+        scratchList = []
+        scratchEdges = []
+        defer {
+            scratchList = list
+            scratchEdges = edges
+        }
+        let literals = freezeLiterals(nodes[index].literals, scratch: &list)
         let parameter = nodes[index].parameter.flatMap { freezeChild($0) }
-        var edges: [Edge] = []
+        edges.removeAll(keepingCapacity: true)
         for position in nodes[index].edges.indices {
             let entry = nodes[index].edges[position]
             if let child = freezeChild(entry.child) {
