@@ -72,7 +72,10 @@ extension RouterCore {
             for registration in registrations {
                 let methods = try self.methods.set(of: registration.methods)
                 let methodSet = try state.methodSetIndex(methods)
-                for (variant, terminal) in try prepare(registration, methods, methodSet, &batch, state) {
+                // Taken out of the list, not copied from it: a variant holds arrays.
+                var variants = try prepare(registration, methods, methodSet, &batch, state)
+                variants.reverse()
+                while let (variant, terminal) = variants.popLast() {
                     guard editor.add(variant, terminal) else { throw duplicate }
                     maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                 }

@@ -22,8 +22,9 @@ struct BatchPreparation: Sendable {
 
     /// Forgets the call's routes, regexes and templates, keeping the buffers' room.
     mutating func end() {
-        regexes.removeAll(keepingCapacity: true)
-        templates.removeAll(keepingCapacity: true)
+        // Most calls have no regex or template: an empty dictionary is left as it is.
+        if !regexes.isEmpty { regexes.removeAll(keepingCapacity: true) }
+        if !templates.isEmpty { templates.removeAll(keepingCapacity: true) }
         routes.removeAll(keepingCapacity: true)
         spareNames.removeAll(keepingCapacity: true)
     }

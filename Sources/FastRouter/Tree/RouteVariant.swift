@@ -32,8 +32,15 @@ struct RouteVariant {
                 steps.append(.wildcard)
             }
         }
-        if key.segments.last != .wildcard { steps.append(.end) }
+        if !Self.endsWithWildcard(key) { steps.append(.end) }
         self.steps = steps
+    }
+
+    /// Whether the key's last segment is a wildcard (a pattern match: `==` on the shape would
+    /// go through its Equatable witness).
+    private static func endsWithWildcard(_ key: DuplicateKey) -> Bool {
+        if case .wildcard? = key.segments.last { return true }
+        return false
     }
 
     /// ``SegmentRank`` of each segment, then of the tail.
@@ -47,11 +54,11 @@ struct RouteVariant {
             case .wildcard: return SegmentRank.wildcard.rawValue
             }
         }
-        if key.segments.last != .wildcard { ranks.append(SegmentRank.end.rawValue) }
+        if !Self.endsWithWildcard(key) { ranks.append(SegmentRank.end.rawValue) }
         return ranks
     }
 
-    var endsWithWildcard: Bool { key.segments.last == .wildcard }
+    var endsWithWildcard: Bool { Self.endsWithWildcard(key) }
 
     /// The lower-cased host rule as stored: the host, or the suffix with its dot; empty for any.
     var hostBytes: [UInt8] {
