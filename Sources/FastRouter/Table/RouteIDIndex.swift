@@ -75,6 +75,16 @@ struct RouteIDIndex {
         if slotCount > slots.count { rehash(slotCount: slotCount, idOf: idOf) }
     }
 
+    /// Halves the slots (more than once if need be) while the index is under an eighth full,
+    /// so that removals give back what additions took; O(count) when it does, paid for by the
+    /// removals since the last resize.
+    mutating func shrinkIfSparse(idOf: (UInt32) -> UInt64) {
+        guard slots.count > 16, count * 8 < slots.count else { return }
+        var slotCount = slots.count
+        while slotCount > 16 && count * 4 < slotCount { slotCount /= 2 }
+        rehash(slotCount: slotCount, idOf: idOf)
+    }
+
     /// Rebuilds the index with `slotCount` slots (a power of two), placing every record again.
     private mutating func rehash(slotCount: Int, idOf: (UInt32) -> UInt64) {
         let old = slots

@@ -109,7 +109,19 @@ struct RouteStore {
             freeRecords.append(index)
         }
         count -= indexes.count
-        compactTextIfNeeded()
+        if count == 0 {
+            // Nothing refers to a record any more (the tables hold no route): the store starts
+            // over, and its buffers go back to the allocator.
+            records = []
+            payloads = []
+            freeRecords = []
+            text = []
+            garbageText = 0
+            byID = RouteIDIndex()
+        } else {
+            compactTextIfNeeded()
+            records.withUnsafeBufferPointer { records in byID.shrinkIfSparse { records[Int($0)].id } }
+        }
         return removed
     }
 
