@@ -117,6 +117,15 @@ struct SetRunner {
                 progress(set, .fastRouterC, "single add/remove latency")
                 report.updates = Updates.latency(contender, set: set, samples: settings.updateSamples)
             }
+            if set.kind == .scale && set.routes.count >= BuildOrder.minimumRoutes {
+                progress(set, .fastRouterC, "every route removed one by one, in a router of its own")
+                report.removal = try? Updates.removeAll(set)
+                if let removal = report.removal {
+                    progress(set, .fastRouterC, String(format: "removed in %.2f s; the emptied router holds %lld B, a new one %lld B (%+.3f%% of the %lld B built)",
+                                                       removal.seconds, removal.emptiedBytes, removal.newEmptyBytes,
+                                                       100 * removal.leftShare, removal.builtBytes))
+                }
+            }
             routers.append(router)
         } catch {
             routers.append(RouterReport(router: .fastRouterC, status: .buildFailed, note: error.description))

@@ -1,3 +1,4 @@
+import CFastRouter
 import Histogram
 
 /// Readers' throughput with and without a writer changing the table.
@@ -30,9 +31,48 @@ struct UpdateFigures: Sendable, Codable {
     var removeMaxMicroseconds: Double
 }
 
+/// Every route of a scale set removed one by one through the C API (sets of a million routes):
+/// what the router holds then, against what a new empty router holds.
+struct RemovalFigures: Sendable, Codable {
+    var routes: Int
+    var seconds: Double
+    /// The router's live bytes once built, once emptied, and a new empty router's: each the
+    /// process's live bytes with that router less those without it.
+    var builtBytes: Int64
+    var emptiedBytes: Int64
+    var newEmptyBytes: Int64
+    var failures: Int
+
+    /// (emptied - new) over built: docs/SEMANTICS.md §6 wants it within ±1%.
+    var leftShare: Double { Double(emptiedBytes - newEmptyBytes) / Double(max(builtBytes, 1)) }
+}
+
 enum Updates {
     /// Route ids for benchmark-added routes: far above any set's indices.
     static let firstID: UInt64 = 1 << 48
+
+    /// Builds `set` by single C adds in a router of its own, removes every route one call each
+    /// (ids are the routes' indexes), then frees it and makes a new empty router, measuring the
+    /// process's live bytes at each step.
+    static func removeAll(_ set: RouteSet) throws(BuildFailure) -> RemovalFigures {
+        var contender: FastRouterCAPI? = try FastRouterCAPI(set: set)
+        let built = contender!.build.heapBytes
+        var failures = 0
+        let start = Clock.now()
+        for index in set.routes.indices where !contender!.remove(id: UInt64(index)) { failures += 1 }
+        let seconds = Clock.seconds(since: start)
+        MemoryProbe.trim()
+        let emptied = MemoryProbe.heapInUse()
+        contender = nil
+        MemoryProbe.trim()
+        let without = MemoryProbe.heapInUse()
+        let fresh = fr_router_new(0)
+        MemoryProbe.trim()
+        let withNew = MemoryProbe.heapInUse()
+        fr_router_free(fresh)
+        return RemovalFigures(routes: set.routes.count, seconds: seconds, builtBytes: built, emptiedBytes: emptied - without,
+                              newEmptyBytes: withNew - without, failures: failures)
+    }
 
     /// A fresh route next to the set's own routes: under an existing first segment when the
     /// set has one, so the update walks a populated part of the trie.

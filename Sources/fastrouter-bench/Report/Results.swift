@@ -37,6 +37,8 @@ struct SetReport: Sendable, Codable {
     var writer: WriterFigures?
     /// FastRouter C API, single add and remove.
     var updates: UpdateFigures?
+    /// FastRouter C API, every route removed one by one (sets of a million routes).
+    var removal: RemovalFigures?
     /// `Matcher` lookups on a table built by single adds against one built as a batch, each in
     /// a process of its own (sets of a million routes), or why there is no such figure.
     var buildOrder: BuildOrderFigures?

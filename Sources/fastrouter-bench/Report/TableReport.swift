@@ -25,6 +25,9 @@ enum TableReport {
             if let updates = set.updates {
                 out.append("  C API single update on \(updates.routes) routes: add p50 \(Format.micro(updates.addP50Microseconds)), p99 \(Format.micro(updates.addP99Microseconds)), max \(Format.micro(updates.addMaxMicroseconds)); remove p50 \(Format.micro(updates.removeP50Microseconds)), p99 \(Format.micro(updates.removeP99Microseconds)), max \(Format.micro(updates.removeMaxMicroseconds))")
             }
+            if let removal = set.removal {
+                out.append("  C API, every route removed one by one: \(Format.seconds(removal.seconds)); the emptied router holds \(removal.emptiedBytes) B, a new one \(removal.newEmptyBytes) B (\(String(format: "%+.3f", 100 * removal.leftShare))% of the \(removal.builtBytes) B built)\(removal.failures > 0 ? ", \(removal.failures) removals failed" : "")")
+            }
             out.append(contentsOf: wrongAnswerLines(set.routers, requests: set.requests))
             if let methods = set.withMethods { out.append(contentsOf: methodLines(methods, maxThreads: maxThreads)) }
             out.append("")

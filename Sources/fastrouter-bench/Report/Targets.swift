@@ -134,6 +134,10 @@ enum Targets {
         let singleSeconds = single?.status == .measured ? single?.build?.seconds : nil
         add("1M routes: build by single C adds", "≤ 3 s", singleSeconds.map { Format.seconds($0) },
             singleSeconds.map { $0 <= 3 })
+        let removal = million?.removal
+        add("1M routes removed one by one: memory vs a new router", "± 1% of the built",
+            removal.map { "\(String(format: "%+.3f", 100 * $0.leftShare))% (\(Format.seconds($0.seconds)))" },
+            removal.map { abs($0.leftShare) <= 0.01 && $0.failures == 0 })
         let order = million?.buildOrder
         add("1M routes: lookups, single-add table vs batch", "≤ 1.2×",
             order.map { "\(Format.ratio($0.ratio)) (Matcher, a process per table)" }, order.map { $0.ratio <= 1.2 })
