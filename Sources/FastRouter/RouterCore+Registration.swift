@@ -56,6 +56,9 @@ extension RouterCore {
             batch.begin(firstSequence: state.nextSequence)
             var editor = state.spareEditor.take() ?? TreeEditor()
             editor.begin(tables.published)
+            // A large batch makes about a node and a half per route: room for them at once, rather
+            // than growing (and copying) the editor's nodes a dozen times.
+            if registrations.count > Self.spareBufferRoutes { editor.reserveNodes(registrations.count * 2) }
             defer {
                 // A large batch's buffers are let go rather than held for the router's life.
                 if registrations.count <= Self.spareBufferRoutes {

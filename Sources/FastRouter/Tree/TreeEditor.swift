@@ -75,6 +75,9 @@ struct TreeEditor {
         }
     }
 
+    /// Makes room for `count` edited nodes.
+    mutating func reserveNodes(_ count: Int) { nodes.reserveCapacity(count) }
+
     /// Forgets the edit (published or dropped), keeping the buffers' room for the next.
     mutating func end() {
         roots.removeAll(keepingCapacity: true)
