@@ -90,6 +90,7 @@ struct PublishedTables: ~Copyable {
         answersByPath.store(pathsCompareExactly && dynamicRoutes == 0 && paths.map.root != nil, ordering: .relaxed)
         retired.append(RetiredVersion(version: old.version, roots: old, blocks: editor.replaced))
         let awaiting = blocksAwaitingGrace.load(ordering: .relaxed) + editor.replaced.count + 1
+        defer { arena.settleAccount() }
         guard waits || awaiting >= Self.blocksPerGracePeriod else {
             blocksAwaitingGrace.store(awaiting, ordering: .relaxed)
             return true
@@ -113,6 +114,7 @@ struct PublishedTables: ~Copyable {
         for entry in tables.all { free(entry.root) }
         tables.staticPaths.deallocate()
         tables.deallocate()
+        arena.settleAccount()
     }
 
     /// Frees `node`, its chunks (``LiteralChunk``) and everything below; a stack, not recursion
