@@ -48,10 +48,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write each selected set as NAME.routes and NAME.urls (one pattern, one request URL per line) into this directory, and measure nothing.", valueName: "directory"))
     var writeSets: String?
 
-    // What a run starts itself with for the build-order figure of a million routes: only
-    // `Matcher` lookups on one set's table built this way, printed as one JSON object.
-    @Option(help: ArgumentHelp("Measure Matcher lookups on one set's table built by single adds or as a batch; print JSON.",
-                               valueName: "single|batch", visibility: .hidden))
+    // What a run starts itself with for the build figures of a million routes: the build and
+    // the lookups on one set's table built this way, printed as one JSON object.
+    @Option(help: ArgumentHelp("Measure lookups on one set's table built by single adds or as a batch (Matcher), or by single C adds (the C API); print JSON.",
+                               valueName: "single|batch|c-single", visibility: .hidden))
     var tableBuiltBy: TableBuild?
 
     func validate() throws {

@@ -8,12 +8,17 @@ enum TableBuild: String, CaseIterable, Codable, Sendable {
     case single
     /// One `Router.add(contentsOf:)` for the whole set.
     case batch
+    /// One `fr_router_add` per route, through the C API (`FastRouterCAPI`), read through the C
+    /// API: the build the target of single C adds is set on, in a process of its own.
+    case cSingle = "c-single"
 }
 
 /// What one process measured on one table (`--table-built-by`): its stdout, one JSON object.
 struct BuildOrderRun: Sendable, Codable {
     var builtBy: TableBuild
     var buildSeconds: Double
+    /// Growth of the process's live bytes across the build (`BuildCost.heapBytes`).
+    var heapBytes: Int64?
     /// `Matcher` lookups, median of the repetitions of CPU time per lookup, as the table's rows.
     var nanosecondsPerLookup: Double
     var repetitions: [Double]
@@ -28,6 +33,9 @@ struct BuildOrderFigures: Sendable, Codable {
     /// The two runs of the pair whose ratio is the median.
     var single: BuildOrderRun
     var batch: BuildOrderRun
+    /// The table built by single C adds, in a process of its own: the 1M build and memory
+    /// targets read it, and the batch runs, rather than the rows of the parent process.
+    var cSingle: BuildOrderRun?
     /// single / batch of that pair: above 1, the single-add table is slower to read.
     var ratio: Double
     /// The ratio of every pair, in the order they ran.
@@ -48,9 +56,12 @@ enum BuildOrder {
     /// The child's side: builds `set` as `build` says, checks every answer, times `Matcher`
     /// lookups as the table's rows are timed.
     static func run(_ set: RouteSet, builtBy build: TableBuild, settings: RunSettings) throws(BuildFailure) -> BuildOrderRun {
+        if build == .cSingle { return try runCSingle(set, settings: settings) }
         let router: Router<Int>
         let cost: BuildCost
         switch build {
+        case .cSingle:
+            preconditionFailure("handled above")
         case .batch:
             (router, cost) = try buildSwiftRouter(set: set)
         case .single:
@@ -72,13 +83,28 @@ enum BuildOrder {
         var worker = matcher.makeWorker()
         let wrong = CorrectnessGate.check(&worker, set: set, kind: .fastRouterMatcher)
         guard wrong.isEmpty else {
-            return BuildOrderRun(builtBy: build, buildSeconds: cost.seconds, nanosecondsPerLookup: 0, repetitions: [],
-                                 wrongAnswers: wrong.count)
+            return BuildOrderRun(builtBy: build, buildSeconds: cost.seconds, heapBytes: cost.heapBytes, nanosecondsPerLookup: 0,
+                                 repetitions: [], wrongAnswers: wrong.count)
         }
         let (median, runs, _) = LookupTiming.nanoseconds(&worker, count: set.requests.count,
                                                           repetitions: settings.repetitions, seconds: settings.seconds)
-        return BuildOrderRun(builtBy: build, buildSeconds: cost.seconds, nanosecondsPerLookup: median,
+        return BuildOrderRun(builtBy: build, buildSeconds: cost.seconds, heapBytes: cost.heapBytes, nanosecondsPerLookup: median,
                              repetitions: runs, wrongAnswers: 0)
+    }
+
+    /// ``run(_:builtBy:settings:)`` for the table built by single C adds, read through the C API.
+    private static func runCSingle(_ set: RouteSet, settings: RunSettings) throws(BuildFailure) -> BuildOrderRun {
+        let contender = try FastRouterCAPI(set: set)
+        var worker = contender.makeWorker()
+        let wrong = CorrectnessGate.check(&worker, set: set, kind: .fastRouterC)
+        guard wrong.isEmpty else {
+            return BuildOrderRun(builtBy: .cSingle, buildSeconds: contender.build.seconds, heapBytes: contender.build.heapBytes,
+                                 nanosecondsPerLookup: 0, repetitions: [], wrongAnswers: wrong.count)
+        }
+        let (median, runs, _) = LookupTiming.nanoseconds(&worker, count: set.requests.count,
+                                                          repetitions: settings.repetitions, seconds: settings.seconds)
+        return BuildOrderRun(builtBy: .cSingle, buildSeconds: contender.build.seconds, heapBytes: contender.build.heapBytes,
+                             nanosecondsPerLookup: median, repetitions: runs, wrongAnswers: 0)
     }
 
     /// The parent's side: `pairs` pairs of child processes on `set`, alternating which table
@@ -100,8 +126,13 @@ enum BuildOrder {
         }
         let ratios = results.map { $0.single.nanosecondsPerLookup / $0.batch.nanosecondsPerLookup }
         let median = ratios.indices.sorted { ratios[$0] < ratios[$1] }[ratios.count / 2]
-        return BuildOrderFigures(single: results[median].single, batch: results[median].batch, ratio: ratios[median],
-                                 pairRatios: ratios)
+        Progress.say("\(label) \(set.name): a process building the table by single C adds")
+        let cSingle = try child(set, builtBy: .cSingle, settings: settings)
+        if cSingle.wrongAnswers > 0 {
+            throw BuildFailure(description: "the C API on the table built by single C adds answered \(cSingle.wrongAnswers) URLs wrongly")
+        }
+        return BuildOrderFigures(single: results[median].single, batch: results[median].batch, cSingle: cSingle,
+                                 ratio: ratios[median], pairRatios: ratios)
     }
 
     /// Runs this executable on `set` alone with `--table-built-by`, and reads its JSON.

@@ -19,6 +19,9 @@ enum TableReport {
             }
             if let order = set.buildOrder {
                 out.append("  Matcher on the table built by single adds vs as a batch, each built and read in a process of its own: \(Format.ns(order.single.nanosecondsPerLookup)) vs \(Format.ns(order.batch.nanosecondsPerLookup)), \(Format.ratio(order.ratio)) (the median of \(order.pairRatios.map(Format.ratio).joined(separator: " ")) over \(order.pairRatios.count) pairs; builds \(Format.seconds(order.single.buildSeconds)) and \(Format.seconds(order.batch.buildSeconds)))")
+                if let isolated = order.cSingle {
+                    out.append("  C API on the table built by single C adds, in a process of its own: built in \(Format.seconds(isolated.buildSeconds))\(isolated.heapBytes.map { ", \(Format.bytes(Double($0) / Double(max(set.routes, 1)))) per route" } ?? ""), \(Format.ns(isolated.nanosecondsPerLookup)) per lookup; the batch table in its own: \(Format.seconds(order.batch.buildSeconds))\(order.batch.heapBytes.map { ", \(Format.bytes(Double($0) / Double(max(set.routes, 1)))) per route" } ?? "")")
+                }
             } else if let note = set.buildOrderNote {
                 out.append("  build order: not measured — \(note)")
             }
