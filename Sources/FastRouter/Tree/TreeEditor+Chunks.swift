@@ -240,9 +240,9 @@ struct EditChunk {
     /// For a patched copy (TreeEditor+Patches.swift): the published chunk it copies; `slots` is
     /// then unused. `nil` once thawed whole.
     var source: LiteralChunk? = nil
-    /// A patched copy's last patch in the editor's ``TreeEditor/patches`` (-1: none), and how
-    /// many it has.
-    var firstPatch = -1
+    /// A patched copy's newest patch in the editor's ``TreeEditor/patches`` (-1: none; each links
+    /// to the one before, ``BlockPatch/next``), and how many it has.
+    var newestPatch = -1
     var patchCount = 0
     /// A patched copy's children and key once its children froze (``TreeEditor/frozenChunkStaysValid(_:)``).
     var frozenCount = 0
@@ -258,7 +258,7 @@ struct EditChunk {
         self.level = level
         if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         source = nil
-        firstPatch = -1
+        newestPatch = -1
         patchCount = 0
         frozenCount = 0
         frozenMaxKey = .min

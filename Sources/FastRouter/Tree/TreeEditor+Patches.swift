@@ -36,7 +36,7 @@ extension TreeEditor {
 
     /// What patch `slot` of node `owner` (or of chunk `owner` when `inChunk`) points to, if it has one.
     func patchTarget(of owner: Int, inChunk: Bool, _ slot: PatchSlot) -> Int? {
-        var patch = inChunk ? chunks[owner].firstPatch : nodes[owner].firstPatch
+        var patch = inChunk ? chunks[owner].newestPatch : nodes[owner].newestPatch
         while patch >= 0 {
             if patches[patch].slot == slot { return patches[patch].target }
             patch = patches[patch].next
@@ -46,13 +46,13 @@ extension TreeEditor {
 
     /// Points word `slot` of node `owner`'s copy (or chunk `owner`'s) at edited `target`.
     mutating func addPatch(to owner: Int, inChunk: Bool, _ slot: PatchSlot, target: Int) {
-        let first = inChunk ? chunks[owner].firstPatch : nodes[owner].firstPatch
+        let first = inChunk ? chunks[owner].newestPatch : nodes[owner].newestPatch
         patches.append(BlockPatch(slot: slot, target: target, next: first))
         if inChunk {
-            chunks[owner].firstPatch = patches.count - 1
+            chunks[owner].newestPatch = patches.count - 1
             chunks[owner].patchCount += 1
         } else {
-            nodes[owner].firstPatch = patches.count - 1
+            nodes[owner].newestPatch = patches.count - 1
             nodes[owner].patchCount += 1
         }
     }
@@ -71,7 +71,7 @@ extension TreeEditor {
     /// which stay edited); nothing for a node already whole.
     mutating func materialize(_ index: Int) {
         guard let source = nodes[index].source else { return }
-        var patch = nodes[index].firstPatch
+        var patch = nodes[index].newestPatch
         nodes[index].empty()
         nodes[index].thaw(source)
         while patch >= 0 {
@@ -96,7 +96,7 @@ extension TreeEditor {
     mutating func materializeChunk(_ index: Int) {
         guard let source = chunks[index].source else { return }
         let level = chunks[index].level
-        var patch = chunks[index].firstPatch
+        var patch = chunks[index].newestPatch
         chunks[index].empty(level: level)
         chunks[index].thaw(source)
         while patch >= 0 {
@@ -205,7 +205,7 @@ extension TreeEditor {
     /// Otherwise its key, flags or index must be computed again (``materialize(_:)``).
     mutating func copyStaysValid(_ index: Int) -> Bool {
         let source = nodes[index].source.unsafelyUnwrapped
-        var patch = nodes[index].firstPatch
+        var patch = nodes[index].newestPatch
         while patch >= 0 {
             let target = patches[patch].target
             switch patches[patch].slot {
@@ -231,7 +231,7 @@ extension TreeEditor {
         var count = source.count
         var maxKey = source.maxKey
         var valid = true
-        var patch = chunks[index].firstPatch
+        var patch = chunks[index].newestPatch
         while patch >= 0 && valid {
             guard case .entry(let slot, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
             let target = patches[patch].target
@@ -267,7 +267,7 @@ extension TreeEditor {
         let base = arena.unsafelyUnwrapped.allocate(byteCount: size)
         base.copyMemory(from: source.base, byteCount: size)
         var maxKey = source.maxKey
-        var patch = nodes[index].firstPatch
+        var patch = nodes[index].newestPatch
         while patch >= 0 {
             let slot = patches[patch].slot
             let target = patches[patch].target
@@ -296,7 +296,7 @@ extension TreeEditor {
         let size = source.byteCount
         let base = arena.unsafelyUnwrapped.allocate(byteCount: size)
         base.copyMemory(from: source.base, byteCount: size)
-        var patch = chunks[index].firstPatch
+        var patch = chunks[index].newestPatch
         while patch >= 0 {
             guard case .entry(let slot, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
             let target = patches[patch].target

@@ -383,7 +383,7 @@ struct TreeEditor {
         func noteChunk(_ ref: EditChunkRef, _ stack: inout [(index: Int, childrenDone: Bool)]) {
             guard case .editing(let chunk) = ref else { return }
             if chunks[chunk].source != nil {
-                var patch = chunks[chunk].firstPatch
+                var patch = chunks[chunk].newestPatch
                 while patch >= 0 {
                     guard case .entry(_, let isChunk) = patches[patch].slot else { preconditionFailure("a node's patch on a chunk") }
                     if isChunk { noteChunk(.editing(patches[patch].target), &stack) } else { stack.append((patches[patch].target, false)) }
@@ -400,7 +400,7 @@ struct TreeEditor {
             }
         }
         if nodes[index].source != nil {
-            var patch = nodes[index].firstPatch
+            var patch = nodes[index].newestPatch
             while patch >= 0 {
                 if case .rootChunk = patches[patch].slot {
                     noteChunk(.editing(patches[patch].target), &stack)
@@ -477,9 +477,9 @@ struct EditNode {
     /// For a patched copy (TreeEditor+Patches.swift): the published node it copies. The fields
     /// below are then unused; `nil` once thawed whole.
     var source: Node?
-    /// A patched copy's last patch in the editor's ``TreeEditor/patches`` (-1: none), and how
-    /// many it has.
-    var firstPatch = -1
+    /// A patched copy's newest patch in the editor's ``TreeEditor/patches`` (-1: none; each links
+    /// to the one before, ``BlockPatch/next``), and how many it has.
+    var newestPatch = -1
     var patchCount = 0
     var literals = EditLiterals()
     var parameter: EditChild?
@@ -495,7 +495,7 @@ struct EditNode {
     mutating func empty() {
         if !label.isEmpty { label.removeAll(keepingCapacity: true) }
         source = nil
-        firstPatch = -1
+        newestPatch = -1
         patchCount = 0
         if !literals.list.isEmpty { literals.list.removeAll(keepingCapacity: true) }
         literals.root = nil
