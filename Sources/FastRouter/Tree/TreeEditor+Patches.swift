@@ -57,13 +57,28 @@ extension TreeEditor {
         }
     }
 
-    /// The edited child behind word `slot` of patched node `owner`, whose published child there
-    /// is `child`: the one a patch already names, or a patched copy of `child` patched in.
-    mutating func patchedChild(of owner: Int, _ slot: PatchSlot, published child: Node) -> Int {
-        if let target = patchTarget(of: owner, inChunk: false, slot) { return target }
+    /// The edited child behind word `slot` of patched node `owner` (or chunk `owner` when
+    /// `inChunk`), whose published child there is `child`: the one a patch already names, or a
+    /// patched copy of `child` patched in. An owner past ``patchLimit`` is thawed whole.
+    mutating func patchedChild(of owner: Int, inChunk: Bool = false, _ slot: PatchSlot, published child: Node) -> Int {
+        if let target = patchTarget(of: owner, inChunk: inChunk, slot) { return target }
         let copy = patchedCopy(of: child)
-        addPatch(to: owner, inChunk: false, slot, target: copy)
-        if nodes[owner].patchCount > Self.patchLimit { materialize(owner) }
+        addPatch(to: owner, inChunk: inChunk, slot, target: copy)
+        if inChunk {
+            if chunks[owner].patchCount > Self.patchLimit { materializeChunk(owner) }
+        } else if nodes[owner].patchCount > Self.patchLimit {
+            materialize(owner)
+        }
+        return copy
+    }
+
+    /// The edited chunk behind word `slot` of patched node `owner` (or chunk `owner` when
+    /// `inChunk`), whose published chunk at `level` there is `chunk`: the one a patch already
+    /// names, or a patched copy of `chunk` patched in.
+    mutating func patchedChunk(of owner: Int, inChunk: Bool, _ slot: PatchSlot, published chunk: LiteralChunk, level: Int) -> Int {
+        if let target = patchTarget(of: owner, inChunk: inChunk, slot) { return target }
+        let copy = patchedCopy(of: chunk, level: level)
+        addPatch(to: owner, inChunk: inChunk, slot, target: copy)
         return copy
     }
 
@@ -114,11 +129,7 @@ extension TreeEditor {
     mutating func patchedLiteralChild(of index: Int, _ label: [UInt8], hash: UInt64) -> Int? {
         let source = nodes[index].source.unsafelyUnwrapped
         if source.isChunked {
-            let root = patchTarget(of: index, inChunk: false, .rootChunk) ?? {
-                let copy = patchedCopy(of: source.rootChunk, level: 0)
-                addPatch(to: index, inChunk: false, .rootChunk, target: copy)
-                return copy
-            }()
+            let root = patchedChunk(of: index, inChunk: false, .rootChunk, published: source.rootChunk, level: 0)
             return patchedChild(label, hash: hash, inChunk: root)
         }
         let tag = SegmentHash.tag(head: SegmentHash.head(of: label), length: label.count)
@@ -153,20 +164,13 @@ extension TreeEditor {
             }
             let patchSlot = PatchSlot.entry(slot: slot, isChunk: isChunk)
             if isChunk {
-                let below = patchTarget(of: index, inChunk: true, patchSlot) ?? {
-                    let copy = patchedCopy(of: LiteralChunk(source.entry(entry)), level: level + 1)
-                    addPatch(to: index, inChunk: true, patchSlot, target: copy)
-                    return copy
-                }()
+                let below = patchedChunk(of: index, inChunk: true, patchSlot, published: LiteralChunk(source.entry(entry)),
+                                         level: level + 1)
                 return patchedChild(label, hash: hash, inChunk: below)
             }
             let child = Node(source.entry(entry))
             guard Self.labelEquals(child, label) else { continue }
-            if let target = patchTarget(of: index, inChunk: true, patchSlot) { return target }
-            let copy = patchedCopy(of: child)
-            addPatch(to: index, inChunk: true, patchSlot, target: copy)
-            if chunks[index].patchCount > Self.patchLimit { materializeChunk(index) }
-            return copy
+            return patchedChild(of: index, inChunk: true, patchSlot, published: child)
         }
         return nil
     }
@@ -326,7 +330,6 @@ extension TreeEditor {
     static func entryIndex(_ slot: Int, in chunk: LiteralChunk, level: Int) -> Int {
         level >= LiteralChildren.hashLevels ? slot : Int(chunk.slotByte(slot) & ~LiteralChunk.chunkBit) - 1
     }
-
 }
 
 /// A word of a published block that its patched copy replaces (see TreeEditor+Patches.swift).

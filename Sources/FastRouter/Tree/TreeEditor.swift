@@ -45,7 +45,7 @@ struct TreeEditor {
     /// must then be looked up for again.
     private var keepsStaticPaths = false
     /// During ``freeze(into:)``: each edited node's block once written (`nil` inside: dropped).
-    private(set) var frozen: [Node??] = []
+    private var frozen: [Node??] = []
     /// During ``freeze(into:)``: where the new blocks go.
     private(set) var arena: BlockArena?
     /// During ``freeze(into:)``: the nodes still to freeze (see ``freezeBelow(_:)``).
@@ -58,12 +58,6 @@ struct TreeEditor {
     /// changes (``WriterState/spareEditor``), so that a single add does not grow its buffers
     /// from nothing.
     init() { roots = [] }
-
-    /// An editor starting from `tables`.
-    init(_ tables: TableRoots) {
-        self.init()
-        begin(tables)
-    }
 
     /// Starts an edit of `tables`; the editor must be new or ended (``end()``).
     mutating func begin(_ tables: TableRoots) {
@@ -420,20 +414,18 @@ struct TreeEditor {
         for edge in nodes[index].edges { note(edge.child, &stack) }
     }
 
-    /// The frozen block of `child` (see ``freezeBelow(_:)``), `nil` when it was left without
-    /// routes.
-    /// The frozen block of edited node `index`, `nil` when it was left without routes.
+    /// The frozen block of edited node `index` (see ``freezeBelow(_:)``), `nil` when it was left
+    /// without routes.
     func frozenNode(_ index: Int) -> Node? {
         guard let node = frozen[index] else { preconditionFailure("a child is frozen before its parent") }
         return node
     }
 
-    mutating func freezeChild(_ child: EditChild) -> Node? {
+    /// The frozen block of `child`: the published one, or ``frozenNode(_:)``.
+    func freezeChild(_ child: EditChild) -> Node? {
         switch child {
         case .published(let node): return node
-        case .editing(let index):
-            guard let node = frozen[index] else { preconditionFailure("a child is frozen before its parent") }
-            return node
+        case .editing(let index): return frozenNode(index)
         }
     }
 
