@@ -9,7 +9,7 @@ public struct Match<Value> {
     /// The value the route was registered with.
     public let value: Value
     // The URL's fragment lives in the parameters' storage, which belongs to this match alone:
-    // a match holds no reference that other threads' matches touch too (the route's own box is
+    // a match holds no reference that other threads' matches touch too (the route's own value is
     // shared by every thread that matches the route). For the same reason a match does not
     // carry the route's pattern: a value that needs it holds it (docs/SEMANTICS.md §3.3).
 
@@ -22,7 +22,7 @@ public struct Match<Value> {
     init(_ scratch: MatchScratch) {
         let result = scratch.currentResult()
         // Borrowed, not retained: the scratch holds the route until the caller ends the match.
-        value = Unmanaged<RouteBox<Value>>.fromOpaque(result.payload)._withUnsafeGuaranteedRef { $0.value }
+        value = RouteValues<Value>.value(at: result.payload)
         routeID = result.routeID
         parameters = result.parameters
     }

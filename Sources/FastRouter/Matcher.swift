@@ -91,8 +91,7 @@ public final class Matcher<Value> {
 
     /// The current route's value.
     public var value: Value? {
-        // Borrowed, not retained: the box's reference count is shared by every thread.
-        scratch.payload.map { Unmanaged<RouteBox<Value>>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.value } }
+        scratch.payload.map { RouteValues<Value>.value(at: $0) }
     }
 
     /// Number of parameters of the current route, query pairs included.

@@ -17,6 +17,8 @@ import Synchronization
 /// `Router` is `Sendable` when `Value` is.
 public final class Router<Value> {
     @usableFromInline package let core: RouterCore
+    /// The routes' values, which the core's terminals point to.
+    private let values: RouteValues<Value>
     private let nextAutomaticID = Atomic<UInt64>(UInt64.max - 1)
 
     /// The options the router was created with.
@@ -24,7 +26,9 @@ public final class Router<Value> {
 
     /// Creates an empty router.
     public init(options: RouterOptions = RouterOptions()) {
-        core = RouterCore(options: options) { payload in Unmanaged<RouteBox<Value>>.fromOpaque(payload).release() }
+        let values = RouteValues<Value>()
+        self.values = values
+        core = RouterCore(options: options) { payload in values.release(payload) }
     }
 
     /// Registers a route.
@@ -56,8 +60,8 @@ public final class Router<Value> {
         ids.reserveCapacity(routes.count)
         for route in routes {
             let id = route.id ?? nextAutomaticID.subtract(1, ordering: .relaxed).oldValue
-            let box = Unmanaged.passRetained(RouteBox(value: route.value))
-            registrations.append(.init(text: route.pattern, priority: route.priority, id: id, payload: box.toOpaque(),
+            registrations.append(.init(text: route.pattern, priority: route.priority, id: id,
+                                       payload: values.store(route.value, routeID: id),
                                        methods: route.methods))
             ids.append(id)
         }
@@ -65,11 +69,25 @@ public final class Router<Value> {
             try core.add(registrations)
         } catch {
             for registration in registrations {
-                Unmanaged<RouteBox<Value>>.fromOpaque(registration.payload!).release()
+                values.release(registration.payload!)
             }
             throw error
         }
         return ids
+    }
+
+    /// Registers a route given as the C ABI takes it: the pattern's bytes (not necessarily
+    /// UTF-8) and a comma-separated method list (empty for any method). For tests that send the
+    /// Swift API what only C can.
+    package func add(patternBytes: UnsafeBufferPointer<UInt8>, methodList: UnsafeBufferPointer<UInt8> = .init(start: nil, count: 0),
+                     id: UInt64, value: Value) throws(RouterError) {
+        let payload = values.store(value, routeID: id)
+        do {
+            try core.add(pattern: patternBytes, methods: methodList, priority: 0, id: id, payload: payload)
+        } catch {
+            values.release(payload)
+            throw error
+        }
     }
 
     /// Removes every route with `id` (every expansion of each).
@@ -105,7 +123,7 @@ public final class Router<Value> {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return nil
         }
-        return Match(found, value: RouteBox<Value>.value(at: payload))
+        return Match(found, value: RouteValues<Value>.value(at: payload))
     }
 
     /// Every route matching `url`, best first: the order in which a handler chain declines.
@@ -188,7 +206,7 @@ extension RouterCore {
             return FoundMatch(status: status, scratch: Unmanaged.passUnretained(scratch))
         }
         let state = scratch.state
-        let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
+        let payload = state.pointee.current.unsafelyUnwrapped.payload
         let found = FoundMatch(routeID: state.pointee.routeID, payload: payload,
                                parameters: ParameterStorage.make(state).map { Unmanaged.passRetained($0) },
                                scratch: Unmanaged.passUnretained(scratch))
@@ -274,31 +292,11 @@ public struct RouterStatistics: Sendable, Equatable {
 
 extension Router {
     /// Where this router keeps its bytes, part by part (``RouterCore/memoryBreakdown()``), with
-    /// its values' boxes: each an object of the Swift runtime (a 16-byte header, then the value)
-    /// in a block of the system allocator (8 bytes of its own, 16-byte steps, 32 at least).
+    /// its values' slots (``RouteValues``).
     package func memoryBreakdown() -> MemoryBreakdown {
         var breakdown = core.memoryBreakdown()
-        let box = max(32, (16 + MemoryLayout<Value>.stride + 8 + 15) & ~15)
-        breakdown.add("Swift value boxes", bytes: box * core.count, items: core.count)
+        breakdown.add("Swift values", bytes: values.byteCount, items: core.count)
         return breakdown
-    }
-}
-
-/// A route's value, retained by the router. Readers borrow it while they hold the route (see
-/// ``ReaderSlot``) and copy the value out of it; a ``Match`` never retains it, since its
-/// reference count is shared by every thread that matches the route.
-@usableFromInline
-final class RouteBox<Value> {
-    @usableFromInline let value: Value
-
-    init(value: Value) {
-        self.value = value
-    }
-
-    /// The value of the box at `payload`, borrowed: its reader holds the route meanwhile.
-    @inlinable @inline(__always)
-    static func value(at payload: UnsafeMutableRawPointer) -> Value {
-        Unmanaged<RouteBox<Value>>.fromOpaque(payload)._withUnsafeGuaranteedRef { $0.value }
     }
 }
 

@@ -33,9 +33,9 @@ extension RouterCore {
     /// - Throws: as ``add(pattern:priority:id:payload:)``; `.invalidArgument` naming an invalid
     ///   method, or for a router's 65th method name.
     package func add(pattern: UnsafeBufferPointer<UInt8>, methods: UnsafeBufferPointer<UInt8>, priority: Int32,
-                     id: UInt64) throws(RouterError) {
+                     id: UInt64, payload: UnsafeMutableRawPointer? = nil) throws(RouterError) {
         let list = methods.isEmpty ? [] : try MethodList.parse(methods)
-        try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: nil, methods: list)])
+        try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload, methods: list)])
     }
 
     /// Registers routes all at once, or none of them when any fails.
@@ -46,8 +46,12 @@ extension RouterCore {
     /// lock; readers never take it.
     /// - Complexity: O(total pattern length) plus the nodes the batch changes; one grace period.
     func add(_ registrations: [Registration]) throws(RouterError) {
-        for registration in registrations where registration.id == UInt64.max {
-            throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
+        for registration in registrations {
+            if registration.id == UInt64.max {
+                throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
+            }
+            // A terminal holds the payload or the id, never both (``Terminal/result``).
+            precondition((registration.payload != nil) == holdsPayloads, "a router's routes all carry a payload, or none does")
         }
         try writer.withLock { (state) throws(RouterError) in
             // The buffers of the last registration call serve this one: a single add then
@@ -90,15 +94,14 @@ extension RouterCore {
             for (key, template) in batch.templates where state.templates[key] == nil {
                 state.templates[key] = (template, 0)
             }
-            let textBytes = registrations.reduce(0) { $0 + ($1.text?.utf8.count ?? $1.bytes.count) }
-            state.routes.reserve(routes: registrations.count, textBytes: textBytes)
+            state.routes.reserve(routes: registrations.count)
             var sequence = state.nextSequence
             for (registration, route) in zip(registrations, batch.routes) {
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
                 registration.withPattern { bytes in
                     state.routes.add(id: registration.id, pattern: bytes, methodSet: route.methodSet, priority: registration.priority,
-                                     sequence: sequence, payload: registration.payload)
+                                     sequence: sequence)
                 }
                 sequence += 1
             }
@@ -123,7 +126,6 @@ extension RouterCore {
                 }
             }
         }.get()
-        let recordIndex = state.routes.peekIndex(offset: batch.routes.count)
         var regexPointers: [String: UnsafeRawPointer] = [:]
         for (source, compiled) in pattern.regexes {
             let shared = state.regexes[source]?.regex ?? batch.regexes[source] ?? compiled
@@ -136,7 +138,7 @@ extension RouterCore {
         for (expansion, segments) in pattern.variants.enumerated() {
             variants.append(try makeVariant(pattern, segments, regexPointers, &batch.templates, state.templates,
                                             &templateKeys, &batch.spareNames, registration, methods, sequence: batch.sequence,
-                                            expansion: expansion, record: recordIndex))
+                                            expansion: expansion))
         }
         batch.routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count, methodSet))
         batch.sequence += 1
@@ -147,8 +149,7 @@ extension RouterCore {
                              _ templates: inout [[DuplicateKey.Piece]: PartialTemplate],
                              _ routerTemplates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)],
                              _ templateKeys: inout Set<[DuplicateKey.Piece]>, _ names: inout [(name: String, segment: Int32)],
-                             _ registration: Registration, _ methods: MethodSet, sequence: UInt64, expansion: Int,
-                             record: UInt32) throws(RouterError) -> (RouteVariant, Terminal) {
+                             _ registration: Registration, _ methods: MethodSet, sequence: UInt64, expansion: Int) throws(RouterError) -> (RouteVariant, Terminal) {
         names.removeAll(keepingCapacity: true)
         for (index, segment) in segments.enumerated() {
             switch segment {
@@ -184,11 +185,10 @@ extension RouterCore {
         let layout = try self.names.internLayout(names)
         let variant = RouteVariant(key: key, resolved: resolved, expansion: expansion)
         let shape = self.names.internShape(layout: layout, nameCount: names.count, ranks: variant.ranks,
-                                           host: variant.hostBytes, hostRank: key.host.rank,
+                                           host: variant.hostBytes, hostRank: key.host.rank, priority: registration.priority,
                                            expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
                                            methods: methods)
-        let terminal = Terminal(shape: shape, priority: registration.priority, record: record, routeID: registration.id,
-                                payload: registration.payload, sequence: sequence)
+        let terminal = Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)
         return (variant, terminal)
     }
 }

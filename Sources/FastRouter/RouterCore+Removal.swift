@@ -17,17 +17,19 @@ extension RouterCore {
             }
             var regexSources: [String] = []
             var templateKeys: [[DuplicateKey.Piece]] = []
+            var payloads: [UnsafeMutableRawPointer] = []
             for index in indexes {
                 let shape = storedShape(of: index, state)
-                for variant in shape.variants {
-                    let removed = editor.remove(variant, record: index)
+                for (expansion, variant) in shape.variants.enumerated() {
+                    let removed = editor.remove(variant, sequence: state.routes.records[Int(index)].sequence)
                     assert(removed != nil, "a stored route's expansion is missing from the tree")
+                    // Every expansion of a route holds its one payload.
+                    if expansion == 0, holdsPayloads, let removed { payloads.append(removed.payload) }
                 }
                 regexSources += shape.regexSources
                 templateKeys += shape.templateKeys
             }
             let kept = tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired, waits: true)
-            let payloads = indexes.compactMap { state.routes.payload(of: $0) }
             let removed = state.routes.removeAll(withID: id)
             // Regexes and templates no route uses any more: no published node reaches them and no
             // reader is inside an old version, unless one was kept for a pinned reader. Each
@@ -43,7 +45,7 @@ extension RouterCore {
             }
             if kept && !unused.isEmpty { state.retired[state.retired.count - 1].keepAlive += unused }
             // The tables no longer hold the routes: only readers' last results may still hold them.
-            if state.releasePayload != nil { for payload in payloads { state.reclaimer.retire(payload) } }
+            for payload in payloads { state.reclaimer.retire(payload) }
             routeCount.subtract(removed.count, ordering: .relaxed)
             state.reclaimPayloads(router: tag)
             return removed.count

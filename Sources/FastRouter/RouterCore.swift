@@ -52,10 +52,8 @@ package final class RouterCore: @unchecked Sendable {
         LiveRouters.unregister(identity)
         writer.withLock { state in
             guard let release = state.releasePayload else { return }
-            for index in state.routes.liveIndexes {
-                if let payload = state.routes.payload(of: index) { release(payload) }
-            }
-            // No reader can use a router that is being freed.
+            // No reader can use a router that is being freed. The payloads of the routes still
+            // registered go with their owner (``RouteValues``).
             state.reclaimer.releaseAll(release: release)
         }
         tables.deallocate(retired: writer.withLock { $0.retired })

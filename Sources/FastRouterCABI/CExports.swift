@@ -320,7 +320,7 @@ package func frMatchNext(_ match: OpaquePointer?) -> Int32 {
 @c(fr_match_route_id)
 package func frMatchRouteID(_ match: OpaquePointer?) -> UInt64 {
     guard let match else { return frNoRoute }
-    return matchScratch(match)._withUnsafeGuaranteedRef { $0.routeID }
+    return matchScratch(match)._withUnsafeGuaranteedRef { $0.routeIDWithoutPayloads }
 }
 
 /// `fr_match_param_count`: pairs of the current result; 0 without one.

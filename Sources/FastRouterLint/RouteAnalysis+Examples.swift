@@ -104,18 +104,18 @@ extension RouteAnalysis {
     }
 
     /// Every candidate for a request with `method` (without one when `nil`), best first: its
-    /// route id and stored route (``Entry/record``).
-    func candidates(_ url: String, method: HTTPMethod?) -> [(id: UInt64, record: UInt32)] {
+    /// route id and registration order (``Entry/sequence``).
+    func candidates(_ url: String, method: HTTPMethod?) -> [(id: UInt64, sequence: UInt64)] {
         let scratch = MatchScratch()
         // The scratch points into the URL's bytes, which for a small string live only inside the
         // closure: every decline must run in there too (as Router.matches does).
         return withUTF8(url) { bytes in
             withUTF8(method?.rawValue ?? "") { methodBytes in
-                var found: [(id: UInt64, record: UInt32)] = []
+                var found: [(id: UInt64, sequence: UInt64)] = []
                 // An empty method is a lookup without one.
                 var status = core.match(method: methodBytes, url: bytes, into: scratch)
                 while status == .found {
-                    if let record = scratch.routeRecord { found.append((scratch.routeID, record)) }
+                    if let sequence = scratch.routeSequence { found.append((scratch.routeID, sequence)) }
                     status = scratch.next()
                 }
                 scratch.clearResult()

@@ -32,7 +32,7 @@ extension RouteAnalysis {
                       let url = exampleURL(for: expansion, alsoIn: rival),
                       candidateIDs(url, method: .get).first == entry.description.id,
                       let head = candidates(url, method: .head).first, head.id != entry.description.id,
-                      let servedIndex = entryOfRecord[head.record] else { continue }
+                      let servedIndex = entryOfSequence[head.sequence] else { continue }
                 let served = entries[servedIndex]
                 guard served.accepts(.get), !excluded.contains([min(entryIndex, servedIndex), max(entryIndex, servedIndex)]) else {
                     continue

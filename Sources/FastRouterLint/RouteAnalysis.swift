@@ -26,10 +26,8 @@ struct RouteAnalysis {
     final class Entry {
         /// The route as introspection shows it, methods included.
         let description: RouteDescription
-        /// Registration order.
+        /// Registration order: tells apart routes that share an id (``MatchScratch/routeSequence``).
         let sequence: UInt64
-        /// The stored route (``RouteRecord/index``).
-        let record: UInt32
         /// The parsed pattern.
         let pattern: Pattern
         /// The route's expansions (indexes into ``RouteAnalysis/expansions``).
@@ -37,10 +35,9 @@ struct RouteAnalysis {
         /// The methods it accepts, for membership tests; empty for any method.
         let methodSet: Set<HTTPMethod>
 
-        init(description: RouteDescription, sequence: UInt64, record: UInt32, pattern: Pattern) {
+        init(description: RouteDescription, sequence: UInt64, pattern: Pattern) {
             self.description = description
             self.sequence = sequence
-            self.record = record
             self.pattern = pattern
             methodSet = Set(description.methods)
         }
@@ -74,7 +71,7 @@ struct RouteAnalysis {
     let foldLiterals: Bool
     var entries: [Entry] = []
     /// The entry of each stored route (``Entry/record``), to name the route a lookup returns.
-    var entryOfRecord: [UInt32: Int] = [:]
+    var entryOfSequence: [UInt64: Int] = [:]
     /// Where each method the routes name stands in `Allow` order (``RouteAnalysis/allowOrder(_:)``).
     var methodRank: [HTTPMethod: Int] = [:]
     /// Expansions by table of the routes that accept both GET and HEAD, in registration order:
@@ -95,7 +92,7 @@ struct RouteAnalysis {
             guard let pattern = try? core.parsedPattern(record.pattern) else { continue }
             let description = RouteDescription(pattern: record.pattern, priority: record.priority, id: record.id,
                                                scheme: record.scheme, methods: record.methods)
-            let entry = Entry(description: description, sequence: record.sequence, record: record.index, pattern: pattern)
+            let entry = Entry(description: description, sequence: record.sequence, pattern: pattern)
             let foldsFirst = foldLiterals || (pattern.scheme.map { !core.options.webSchemes.contains($0) } ?? false)
             for (index, variant) in pattern.variants.enumerated() {
                 var segments = variant
@@ -134,7 +131,7 @@ struct RouteAnalysis {
                 expansions.append(Expansion(entry: entries.count, index: index, segments: segments,
                                             wildcard: wildcard, precedence: precedence))
             }
-            entryOfRecord[entry.record] = entries.count
+            entryOfSequence[entry.sequence] = entries.count
             entries.append(entry)
             if entry.accepts(.get) && entry.accepts(.head) {
                 getAndHeadExpansions[pattern.scheme, default: []] += entry.expansions

@@ -79,7 +79,7 @@ extension RouteAnalysis {
         for method in methods ?? methodsToTry(entry) {
             var position = 0
             while let url = url(at: position) {
-                if bestRecord(url, method: method, scratch: scratch) == entry.record { return (method, url) }
+                if bestRoute(url, method: method, scratch: scratch) == entry.sequence { return (method, url) }
                 position += 1
             }
         }
@@ -112,17 +112,17 @@ extension RouteAnalysis {
         return recipes
     }
 
-    /// The stored route that answers a request with `method` (none when `nil`) for `url` first,
-    /// or `nil` when none does.
-    private func bestRecord(_ url: String, method: HTTPMethod?, scratch: MatchScratch) -> UInt32? {
+    /// The registration order (``Entry/sequence``) of the route that answers a request with
+    /// `method` (none when `nil`) for `url` first, or `nil` when none does.
+    private func bestRoute(_ url: String, method: HTTPMethod?, scratch: MatchScratch) -> UInt64? {
         // The scratch's results point into the URL's bytes: read them inside the closure.
         withUTF8(url) { bytes in
             withUTF8(method?.rawValue ?? "") { methodBytes in
                 // An empty method is a lookup without one.
-                let record = core.match(method: methodBytes, url: bytes, into: scratch) == .found ? scratch.routeRecord : nil
+                let sequence = core.match(method: methodBytes, url: bytes, into: scratch) == .found ? scratch.routeSequence : nil
                 scratch.clearResult()
                 scratch.slot.drop()
-                return record
+                return sequence
             }
         }
     }

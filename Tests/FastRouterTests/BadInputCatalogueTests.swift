@@ -157,7 +157,7 @@ enum BadInputCatalogue {
             do {
                 try line.input.withUnsafeBufferPointer { (pattern) throws(RouterError) in
                     try line.methods.withUnsafeBufferPointer { (methods) throws(RouterError) in
-                        try router.core.add(pattern: pattern, methods: methods, priority: 0, id: id)
+                        try router.add(patternBytes: pattern, methodList: methods, id: id, value: id)
                     }
                 }
             } catch {
@@ -173,7 +173,7 @@ enum BadInputCatalogue {
             // Bytes that are not UTF-8 cannot be a Swift String: register them as the C ABI does.
             do {
                 try line.input.withUnsafeBufferPointer { (bytes) throws(RouterError) in
-                    try router.core.add(pattern: bytes, priority: 0, id: id, payload: nil)
+                    try router.add(patternBytes: bytes, id: id, value: id)
                 }
             } catch {
                 failure = error

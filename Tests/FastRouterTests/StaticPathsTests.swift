@@ -155,7 +155,7 @@ import Testing
     private struct Answer: Equatable {
         var status: LookupStatus
         var route: UInt64
-        var record: UInt32?
+        var sequence: UInt64?
         var parameters: Int
         var allowed: [String]
         var declines: [UInt64]
@@ -163,7 +163,7 @@ import Testing
         init(_ status: LookupStatus, _ scratch: MatchScratch) {
             self.status = status
             route = scratch.routeID
-            record = scratch.routeRecord
+            sequence = scratch.routeSequence
             parameters = scratch.parameterCount
             allowed = scratch.allowedMethods.map { $0.map(\.rawValue) } ?? []
             declines = []

@@ -66,7 +66,7 @@ extension RouterCore {
                 let methods = shape.anyMethod ? ""
                     : "  methods " + self.methods.methods(in: MethodSet(mask: shape.methods, isAny: false))
                         .map(\.rawValue).joined(separator: ",")
-                output += "\(pad)  \(mark)-> id \(terminal.routeID)  priority \(terminal.priority)\(host)\(methods)  "
+                output += "\(pad)  \(mark)-> id \(terminal.routeID(payloads: holdsPayloads))  priority \(shape.priority)\(host)\(methods)  "
                     + "\(patterns[terminal.sequence] ?? "")\n"
             }
         }

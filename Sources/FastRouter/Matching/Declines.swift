@@ -37,7 +37,8 @@ extension RouterCore {
         state.pointee.coreIdentity = identity
         state.pointee.collectedPosition = 0
         state.pointee.activate(collected[0].terminal, table: collected[0].table,
-                               captures: walk.pointee.collectedCaptures.base + collected[0].captureStart, input: input)
+                               captures: walk.pointee.collectedCaptures.base + collected[0].captureStart, input: input,
+                               payloads: holdsPayloads)
         return .found
     }
 
@@ -82,7 +83,8 @@ extension RouterCore {
             let candidate = walk.pointee.collected[position]
             state.pointee.collectedPosition = position
             state.pointee.activate(candidate.terminal, table: candidate.table,
-                                   captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input)
+                                   captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input,
+                                   payloads: holdsPayloads)
             return .found
         }
         // The version the lookup walked, pinned since (see ``match(url:into:collectingAll:)``).
@@ -97,9 +99,7 @@ extension RouterCore {
         }
         let table = state.pointee.currentTable
         let collected = walk.pointee.collected
-        // The lookup's candidate is read where it lies in the pinned version (its copy lacks the
-        // sequence, see ``ScratchState/pinnedBest``); a decline's, from its copy.
-        let reference = state.pointee.pinnedBest?.pointee ?? current
+        let reference = current
         let head = walk.pointee.headOrder
         var next = -1
         for index in 0..<collected.count {
@@ -116,9 +116,9 @@ extension RouterCore {
             return .noMatch
         }
         let candidate = collected[next]
-        state.pointee.pinnedBest = nil
         state.pointee.activate(candidate.terminal, table: candidate.table,
-                               captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input)
+                               captures: walk.pointee.collectedCaptures.base + candidate.captureStart, input: input,
+                               payloads: holdsPayloads)
         return .found
     }
 

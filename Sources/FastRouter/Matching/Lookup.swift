@@ -163,16 +163,14 @@ extension RouterCore {
                     // A route of the global table has no host rule (docs/SEMANTICS.md §2), and
                     // without a method every route takes the URL: its methods are not read.
                     if method.isNone || shape.pointee.methods & bit != 0 {
-                        var best = Terminal(shape: shape, priority: found.pointee.priority, record: found.pointee.record,
-                                            routeID: found.pointee.routeID, payload: nil, sequence: 0)
+                        let best = found.pointee
                         if payloads {
-                            best.payload = found.pointee.payload
                             scratch.slot.list(count: 1) { _ in best.payload }
                             scratch.slot.exit(holding: true)
                         } else {
                             scratch.slot.exit(holding: false)
                         }
-                        return Result.foundByPath(best, scratch)
+                        return Result.foundByPath(best, scratch, payloads: payloads)
                     }
                 }
             }
@@ -287,16 +285,12 @@ extension RouterCore {
         // Declines are kept only for a caller that may ask for them (``LookupResult/keepsDeclines``).
         let keepsDeclines = Result.keepsDeclines && mayDecline
         // Copied out of its node while the reader is still inside the lookup (see
-        // ``WalkState/best``): the payload only for a router whose routes carry one, and the
-        // sequence not at all (a decline reads it where it lies, in the version it pins), so
-        // that a lookup reads no more of the node than the terminal's first line (``Terminal``).
-        var best = Terminal(shape: found.pointee.shape, priority: found.pointee.priority, record: found.pointee.record,
-                            routeID: found.pointee.routeID, payload: nil, sequence: 0)
+        // ``WalkState/best``).
+        let best = found.pointee
         if keepsDeclines {
             // Declines walk this very version: keep it (and, in Swift, every value it holds).
             scratch.slot.pin(roots.version)
             state.pointee.pinnedRoots = roots
-            state.pointee.pinnedBest = found
             // Keeping the path writes into this scratch: a plain path that lies there moves out
             // first, its captures' offsets unchanged. (A plain path's input is the URL: its
             // bytes and length, so the URL need not be kept alive across the walk.)
@@ -315,7 +309,6 @@ extension RouterCore {
         // A regex that hit its limit set `skipped` too (see ``WalkState/skipped``).
         if mayDecline { countLimitHits(walk) }
         if holdsPayloads {
-            best.payload = found.pointee.payload
             if keepsDeclines {
                 scratch.slot.list(count: ReaderSlot.heldCapacity + 1) { _ in nil }
             } else {

@@ -14,7 +14,7 @@ protocol LookupResult {
                       _ scratch: MatchScratch, _ core: RouterCore) -> Self
     /// The answer when a route without parameters, `terminal`, was found by the path alone
     /// (``ScratchState/activate(lone:)``), its payload held when the router has payloads.
-    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> Self
+    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch, payloads: Bool) -> Self
     /// The answer for `status`, which the lookup left in `scratch`.
     static func answer(_ status: LookupStatus, _ scratch: MatchScratch, _ core: RouterCore) -> Self
 }
@@ -25,13 +25,13 @@ extension LookupStatus: LookupResult {
     @inline(__always)
     static func found(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput,
                       _ scratch: MatchScratch, _ core: RouterCore) -> LookupStatus {
-        scratch.state.pointee.activate(terminal, table: table, captures: captures, input: input)
+        scratch.state.pointee.activate(terminal, table: table, captures: captures, input: input, payloads: core.holdsPayloads)
         return .found
     }
 
     @inline(__always)
-    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> LookupStatus {
-        scratch.state.pointee.activate(lone: terminal)
+    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch, payloads: Bool) -> LookupStatus {
+        scratch.state.pointee.activate(lone: terminal, payloads: payloads)
         return .found
     }
 
@@ -54,14 +54,14 @@ extension FoundMatch: LookupResult {
         // A plain path (no ``ScratchState/urlExtras``) has neither query pairs nor a fragment.
         let plain = !state.pointee.urlExtras || (state.pointee.queryPairs.count == 0 && state.pointee.fragment == nil)
         guard plain, !shape.pointee.endsWithWildcard else {
-            state.pointee.activate(terminal, table: table, captures: captures, input: input)
+            state.pointee.activate(terminal, table: table, captures: captures, input: input, payloads: true)
             return core.found(.found, scratch)
         }
         let named = shape.pointee.nameCount
         let parameters = named == 0 ? nil
             : ParameterStorage.makePath(captures, named, layout: shape.pointee.layout, values: input.values,
                                         bound: input.end, reusing: &state.pointee.spareParameters)
-        return FoundMatch(routeID: terminal.routeID, payload: terminal.payload.unsafelyUnwrapped,
+        return FoundMatch(routeID: terminal.routeID(payloads: true), payload: terminal.payload,
                           parameters: parameters.map { Unmanaged.passRetained($0) }, scratch: Unmanaged.passUnretained(scratch))
     }
 
@@ -69,8 +69,8 @@ extension FoundMatch: LookupResult {
     /// scratch and forget it at once. The scratch's last result stays forgotten (the thread's
     /// lookups through the Swift API leave none).
     @inline(__always)
-    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch) -> FoundMatch {
-        FoundMatch(routeID: terminal.routeID, payload: terminal.payload.unsafelyUnwrapped, parameters: nil,
+    static func foundByPath(_ terminal: Terminal, _ scratch: MatchScratch, payloads _: Bool) -> FoundMatch {
+        FoundMatch(routeID: terminal.routeID(payloads: true), payload: terminal.payload, parameters: nil,
                    scratch: Unmanaged.passUnretained(scratch))
     }
 

@@ -41,18 +41,22 @@ package final class MatchScratch {
     /// This accessor and the parameter accessors below are inlinable: the C boundary calls them
     /// after every lookup, and each is a few loads.
     @inlinable package var routeID: UInt64 { state.pointee.routeID }
-    /// The payload of the current candidate (the Swift router's value box).
+    /// ``routeID`` for a router whose routes carry no payload (every router of the C ABI),
+    /// without its test.
+    @inlinable package var routeIDWithoutPayloads: UInt64 { state.pointee.resultWord }
+    /// The payload of the current candidate (a ``RouteValues`` slot), for a router whose routes
+    /// carry one.
     @usableFromInline var payload: UnsafeMutableRawPointer? { state.pointee.current?.payload }
-    /// The stored route of the current candidate (``RouteRecord/index``), or `nil` when the last
-    /// call did not match; tells apart routes that share an id.
-    package var routeRecord: UInt32? { state.pointee.current?.record }
+    /// The registration order of the current candidate (``RouteRecord/sequence``), or `nil` when
+    /// the last call did not match; tells apart routes that share an id.
+    package var routeSequence: UInt64? { state.pointee.current?.sequence }
 
     /// What a ``Match`` copies out of the current candidate, in one call from the caller's
     /// specialised code: its route id, payload (a ``RouteBox``), and parameters. There must be a
     /// current candidate, and its payload must be held.
     @usableFromInline
     func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
-        let payload = state.pointee.current.unsafelyUnwrapped.payload.unsafelyUnwrapped
+        let payload = state.pointee.current.unsafelyUnwrapped.payload
         let parameters = Parameters(storage: ParameterStorage.make(state))
         return (state.pointee.routeID, payload, parameters)
     }
@@ -160,12 +164,7 @@ struct ScratchState {
     var coreIdentity: UInt64 = 0
     /// The version of the tables the lookup walked, pinned for declines; `nil` when none is.
     var pinnedRoots: TableRoots?
-    /// Where the lookup's candidate lies in the pinned version (set with ``pinnedRoots``, until
-    /// the first decline moves on from it): a decline orders the others against all of it,
-    /// sequence included, which the lookup does not copy (``Terminal``).
-    var pinnedBest: UnsafePointer<Terminal>?
-    /// The current candidate, `nil` when the last call did not match. A lookup's copy has no
-    /// sequence (0) and, through C, no payload: a decline reads the sequence at ``pinnedBest``.
+    /// The current candidate, copied out of its node; `nil` when the last call did not match.
     @usableFromInline var current: Terminal?
     /// Which table it came from: 0 the scheme's, 1 the global one.
     var currentTable = 0
@@ -193,8 +192,12 @@ struct ScratchState {
 
     // The current candidate's result, read by the accessors: its parameters are laid out only
     // when read (names from its shape's layout, values at its captures), then the query pairs.
-    /// The current candidate's route id, `UInt64.max` when there is none.
-    @usableFromInline var resultRouteID = UInt64.max
+    /// The current candidate's ``Terminal/result`` (its route id, or its payload in a router
+    /// whose routes carry one), `UInt64.max` when there is none.
+    @usableFromInline var resultWord = UInt64.max
+    /// Whether ``resultWord`` is a payload, which holds the route id: a lookup that reads only
+    /// the parameters (a ``Matcher``'s) does not read the payload's line.
+    @usableFromInline var resultIsPayload = false
     /// Parameters of the current candidate, query pairs included; 0 when there is none.
     @usableFromInline var resultCount = 0
     /// Path parameters of the current candidate (the first ``resultCount`` pairs before the query's).
@@ -277,7 +280,9 @@ struct ScratchState {
 
     // MARK: Results
 
-    @inlinable var routeID: UInt64 { resultRouteID }
+    @inlinable var routeID: UInt64 {
+        resultIsPayload ? UnsafeRawPointer(bitPattern: UInt(resultWord)).unsafelyUnwrapped.load(as: UInt64.self) : resultWord
+    }
     @inlinable @inline(__always)
     var parameterCount: Int { resultCount }
 
@@ -351,7 +356,8 @@ struct ScratchState {
     @inline(__always)
     mutating func clearCurrent() {
         current = nil
-        resultRouteID = .max
+        resultWord = .max
+        resultIsPayload = false
         resultCount = 0
     }
 
@@ -365,7 +371,6 @@ struct ScratchState {
         collectedVersion = 0
         pinned = false
         pinnedRoots = nil
-        pinnedBest = nil
         core = nil
     }
 
@@ -387,10 +392,13 @@ struct ScratchState {
     /// Makes `terminal` current with its `captures` into `input`. Its parameters are laid out
     /// when read (``parameter(at:)``): a few stores here, whatever the route.
     @inline(__always)
-    mutating func activate(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput) {
+    /// `payloads`: the router's routes carry payloads (``Terminal/result``), which the reader holds.
+    mutating func activate(_ terminal: Terminal, table: Int, captures: UnsafePointer<Capture>, input: WalkInput,
+                           payloads: Bool) {
         current = terminal
         currentTable = table
-        resultRouteID = terminal.routeID
+        resultWord = terminal.result
+        resultIsPayload = payloads
         let shape = terminal.shape
         let names = shape.pointee.nameCount
         resultNameCount = names
@@ -406,10 +414,11 @@ struct ScratchState {
     /// query pairs. No accessor reads the layout, captures or bytes of a result without
     /// parameters, so what the last lookup left there stays.
     @inline(__always)
-    mutating func activate(lone terminal: Terminal) {
+    mutating func activate(lone terminal: Terminal, payloads: Bool) {
         // Not ``currentTable``: only declines read it, and such a route has none.
         current = terminal
-        resultRouteID = terminal.routeID
+        resultWord = terminal.result
+        resultIsPayload = payloads
         resultNameCount = 0
         resultCount = 0
     }

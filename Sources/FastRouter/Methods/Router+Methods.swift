@@ -58,7 +58,7 @@ extension Router {
             if found.status == .invalidURL { throw RouterError.invalidURL }
             return found.allowed.map { .methodNotAllowed($0) } ?? .notFound
         }
-        return .matched(Match(found, value: RouteBox<Value>.value(at: payload)))
+        return .matched(Match(found, value: RouteValues<Value>.value(at: payload)))
     }
 
     /// Every route matching `url` that accepts `method`, best first: the order in which a

@@ -108,6 +108,7 @@ package enum NameTable {
             var ranks: [UInt8]
             var host: [UInt8]
             var hostRank: UInt8
+            var priority: Int32
             var expansion: UInt16
             var endsWithWildcard: Bool
             var methods: MethodSet
@@ -119,20 +120,20 @@ package enum NameTable {
                 for byte in ranks { fold = (fold ^ UInt64(byte)) &* 0x100_0000_01B3 }
                 for byte in host { fold = (fold ^ UInt64(byte)) &* 0x100_0000_01B3 }
                 fold ^= UInt64(truncatingIfNeeded: nameCount) &<< 40 ^ UInt64(hostRank) &<< 32 ^ UInt64(expansion) &<< 8
-                    ^ (endsWithWildcard ? 1 : 0) ^ (methods.isAny ? 2 : 0)
+                    ^ UInt64(UInt32(bitPattern: priority)) &<< 48 ^ (endsWithWildcard ? 1 : 0) ^ (methods.isAny ? 2 : 0)
                 hasher.combine(UInt64(layout) ^ fold)
                 hasher.combine(methods.mask)
             }
         }
 
         /// The immortal shape of a route expansion: its parameter layout (from
-        /// ``internLayout(_:)``), segment ranks and host rule. Expansions alike share one, so the
-        /// number of shapes grows with the distinct route shapes, not with the routes.
+        /// ``internLayout(_:)``), segment ranks, host rule, methods and priority. Expansions alike share one, so the
+        /// number of shapes grows with the distinct route shapes (and priorities), not with the routes.
         func internShape(layout: UnsafePointer<LayoutEntry>, nameCount: Int, ranks: [UInt8], host: [UInt8],
-                         hostRank: UInt8, expansion: UInt16, endsWithWildcard: Bool,
+                         hostRank: UInt8, priority: Int32, expansion: UInt16, endsWithWildcard: Bool,
                          methods: MethodSet) -> UnsafePointer<TerminalShape> {
             let key = ShapeKey(layout: UInt(bitPattern: layout), nameCount: nameCount, ranks: ranks, host: host,
-                               hostRank: hostRank, expansion: expansion, endsWithWildcard: endsWithWildcard,
+                               hostRank: hostRank, priority: priority, expansion: expansion, endsWithWildcard: endsWithWildcard,
                                methods: methods)
             let address = state.withLock { state -> UInt in
                 if let existing = state.shapes[key] { return existing }
@@ -149,7 +150,8 @@ package enum NameTable {
                                                    rankCount: ranks.count, host: hostStorage.map { UnsafePointer($0) },
                                                    hostLength: host.count, hostRank: hostRank, expansion: expansion,
                                                    endsWithWildcard: endsWithWildcard, anyMethod: methods.isAny,
-                                                   methods: methods.mask))
+                                                   methods: methods.mask,
+                                                   key: Int64(priority) &<< 2 | Int64(hostRank)))
                 state.shapes[key] = UInt(bitPattern: shape)
                 return UInt(bitPattern: shape)
             }

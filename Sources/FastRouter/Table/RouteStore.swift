@@ -1,5 +1,5 @@
-/// The writer's list of registered routes: 32-byte records, every pattern's text in one shared
-/// buffer, and an index by id. What a route's pattern shares with others (its regexes and
+/// The writer's list of registered routes: 32-byte records, every pattern's text front-coded in
+/// one buffer (``PatternTexts``), and an index by id. What a route's pattern shares with others (its regexes and
 /// partial templates) is not kept: a removal parses the pattern again and finds it there
 /// (``RouterCore/storedShape(of:_:)``). Only the writer touches it, under the router's lock;
 /// readers see routes only as the tree's terminals.
@@ -7,7 +7,7 @@ struct RouteStore {
     /// One registered route.
     struct Record {
         var id: UInt64
-        /// The pattern as registered, in ``RouteStore``'s text buffer.
+        /// The pattern as registered: its entry in ``RouteStore``'s texts.
         var textOffset: UInt32
         /// Patterns are at most 8 KiB (``PatternParser/maxLength``).
         var textLength: UInt16
@@ -22,43 +22,27 @@ struct RouteStore {
     }
 
     private(set) var records: [Record] = []
-    /// Each record's payload (the Swift router's value box), by record index, as far as the last
-    /// record that had one: empty for a router made through the C ABI, whose routes carry none,
-    /// so its records do not pay 8 bytes each for it.
-    private var payloads: [UnsafeMutableRawPointer?] = []
     private var freeRecords: [UInt32] = []
-    private var text: [UInt8] = []
-    /// Bytes of `text` no record uses any more; the buffer is compacted when they dominate.
-    private var garbageText = 0
+    private var texts = PatternTexts()
     private var byID = RouteIDIndex()
 
     /// Live records.
     private(set) var count = 0
 
-    /// The index the `offset`-th route added from now on will get.
-    func peekIndex(offset: Int) -> UInt32 {
-        if offset < freeRecords.count { return freeRecords[freeRecords.count - 1 - offset] }
-        return UInt32(records.count + offset - freeRecords.count)
-    }
-
-    /// Makes room for `routes` more routes with `textBytes` bytes of patterns in all: exactly
-    /// for a first batch, geometrically afterwards so single additions stay amortized O(1).
-    mutating func reserve(routes: Int, textBytes: Int) {
+    /// Makes room for `routes` more routes: exactly for a first batch, geometrically afterwards
+    /// so single additions stay amortized O(1). (The texts grow by blocks.)
+    mutating func reserve(routes: Int) {
         let recordsNeeded = records.count + max(0, routes - freeRecords.count)
         if recordsNeeded > records.capacity { records.reserveCapacity(max(recordsNeeded, records.capacity * 2)) }
-        let textNeeded = text.count + textBytes
-        if textNeeded > text.capacity { text.reserveCapacity(max(textNeeded, text.capacity * 2)) }
         // Every route may bring a new id.
         records.withUnsafeBufferPointer { records in byID.reserve(routes) { records[Int($0)].id } }
     }
 
-    /// Records a route whose expansions are in the tables; it gets ``peekIndex(offset:)`` 0.
-    mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, methodSet: UInt16, priority: Int32, sequence: UInt64,
-                      payload: UnsafeMutableRawPointer?) {
-        precondition(text.count + pattern.count <= Int(UInt32.max), "more than 4 GiB of route patterns")
-        let record = Record(id: id, textOffset: UInt32(text.count), textLength: UInt16(pattern.count), methodSet: methodSet,
+    /// Records a route whose expansions are in the tables. (Its payload, if any, is where its
+    /// terminals are: ``Terminal/result``.)
+    mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, methodSet: UInt16, priority: Int32, sequence: UInt64) {
+        let record = Record(id: id, textOffset: texts.append(pattern), textLength: UInt16(pattern.count), methodSet: methodSet,
                             nextWithSameID: .max, priority: priority, sequence: sequence)
-        text.append(contentsOf: pattern)
         let index: UInt32
         if let reused = freeRecords.popLast() {
             index = reused
@@ -66,12 +50,6 @@ struct RouteStore {
         } else {
             index = UInt32(records.count)
             records.append(record)
-        }
-        if let payload {
-            if payloads.count <= Int(index) {
-                payloads.append(contentsOf: repeatElement(nil, count: Int(index) + 1 - payloads.count))
-            }
-            payloads[Int(index)] = payload
         }
         // Keep the chain in registration order: append at its tail.
         if let first = firstRecord(withID: id) {
@@ -103,9 +81,8 @@ struct RouteStore {
         var removed: [Record] = []
         for index in indexes {
             removed.append(records[Int(index)])
-            garbageText += Int(records[Int(index)].textLength)
+            texts.forget(records[Int(index)].textOffset)
             records[Int(index)].sequence = 0
-            if Int(index) < payloads.count { payloads[Int(index)] = nil }
             freeRecords.append(index)
         }
         count -= indexes.count
@@ -113,10 +90,8 @@ struct RouteStore {
             // Nothing refers to a record any more (the tables hold no route): the store starts
             // over, and its buffers go back to the allocator.
             records = []
-            payloads = []
             freeRecords = []
-            text = []
-            garbageText = 0
+            texts = PatternTexts()
             byID = RouteIDIndex()
         } else {
             compactTextIfNeeded()
@@ -125,35 +100,24 @@ struct RouteStore {
         return removed
     }
 
-    /// The payload of record `index`: `nil` for a route without one (every route through the C ABI).
-    func payload(of index: UInt32) -> UnsafeMutableRawPointer? {
-        Int(index) < payloads.count ? payloads[Int(index)] : nil
-    }
-
     /// The record's pattern as registered.
     func pattern(of index: UInt32) -> String {
-        let record = records[Int(index)]
-        return text.withUnsafeBufferPointer { buffer in
-            String(decoding: buffer[Int(record.textOffset)..<(Int(record.textOffset) + Int(record.textLength))], as: UTF8.self)
-        }
+        String(decoding: texts.pattern(at: records[Int(index)].textOffset), as: UTF8.self)
     }
 
     /// The lower-cased scheme of the record's pattern, `nil` for the global table.
     func scheme(of index: UInt32) -> String? {
-        let record = records[Int(index)]
-        let start = Int(record.textOffset)
-        let end = start + Int(record.textLength)
+        let text = texts.pattern(at: records[Int(index)].textOffset)
         // A registered pattern starts with '/', '(' or a valid "scheme://".
-        guard start < end, text[start] != UInt8(ascii: "/"), text[start] != UInt8(ascii: "(") else { return nil }
-        let colon = text[start..<end].firstIndex(of: UInt8(ascii: ":"))!
-        return String(decoding: text[start..<colon].map(ASCII.lowercased), as: UTF8.self)
+        guard let first = text.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "(") else { return nil }
+        let colon = text.firstIndex(of: UInt8(ascii: ":"))!
+        return String(decoding: text[..<colon].map(ASCII.lowercased), as: UTF8.self)
     }
 
     /// Its parts of a ``MemoryBreakdown``, each array at its capacity.
     func addMemory(to breakdown: inout MemoryBreakdown) {
         breakdown.add("route records", bytes: records.capacity * MemoryLayout<Record>.stride, items: count)
-        breakdown.add("route payload pointers", bytes: payloads.capacity * 8, items: payloads.count)
-        breakdown.add("pattern text", bytes: text.capacity, items: text.count - garbageText)
+        breakdown.add("pattern text", bytes: texts.byteCount, items: texts.liveBytes)
         breakdown.add("free record list", bytes: freeRecords.capacity * 4, items: freeRecords.count)
         breakdown.add("id index", bytes: byID.byteCount, items: count)
     }
@@ -169,18 +133,13 @@ struct RouteStore {
         records.withUnsafeBufferPointer { records in byID.find(id) { records[Int($0)].id } }
     }
 
-    /// Rewrites `text` without garbage once more than half of it is unused: O(live bytes), paid
-    /// for by the removals that made the garbage.
+    /// Rewrites the texts without garbage once it is most of them: O(live bytes), paid for by
+    /// the removals that made the garbage.
     private mutating func compactTextIfNeeded() {
-        guard garbageText > 65536, garbageText * 2 > text.count else { return }
-        var fresh: [UInt8] = []
-        fresh.reserveCapacity(text.count - garbageText)
-        for index in records.indices where records[index].sequence != 0 {
-            let start = Int(records[index].textOffset)
-            records[index].textOffset = UInt32(fresh.count)
-            fresh.append(contentsOf: text[start..<(start + Int(records[index].textLength))])
-        }
-        text = fresh
-        garbageText = 0
+        guard texts.wantsCompaction else { return }
+        let live = records.indices.filter { records[$0].sequence != 0 }
+        let (fresh, offsets) = texts.compacted(keeping: live.map { records[$0].textOffset })
+        for (index, offset) in zip(live, offsets) { records[index].textOffset = offset }
+        texts = fresh
     }
 }

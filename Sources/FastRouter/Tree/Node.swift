@@ -258,28 +258,42 @@ struct Edge: BitwiseCopyable {
     var rank: SegmentRank { Self.rank(of: code) }
 }
 
-/// One expansion of one route, where its path ends (or where its wildcard starts).
+/// One expansion of one route, where its path ends (or where its wildcard starts): three words.
 ///
-/// What a walk and a C lookup's result read comes first: a leaf node is its 40-byte header and
-/// one terminal, and in a block that starts a cache line, `shape`, `priority`, `record` and
-/// `routeID` share the header's line (``Node``). The payload (Swift only) and the sequence
-/// (ties, declines) lie in the next line.
+/// A leaf node is its 40-byte header and one terminal, 64 bytes: in a block that starts a cache
+/// line (``Node``), the whole leaf is one line, and one size class of the tree's memory
+/// (``BlockArena``). What is not read by a walk lives elsewhere: the priority in the shape, the
+/// route's value behind ``result``.
 @usableFromInline
 struct Terminal: BitwiseCopyable {
-    /// What this expansion shares with others of the same shape (immortal).
+    /// What this expansion shares with others of the same shape, its priority included (immortal).
     var shape: UnsafePointer<TerminalShape>
-    var priority: Int32
-    /// Index of the route in the router's ``RouteStore``.
-    var record: UInt32
-    @usableFromInline var routeID: UInt64
-    /// Opaque per-route payload (the Swift router's value box); never read by the tree.
-    var payload: UnsafeMutableRawPointer?
-    /// Registration order of the route: earlier routes win ties.
+    /// What a lookup hands back. In a router whose routes carry no payload (every router of the
+    /// C ABI) the route id; in one whose routes do (``Router``'s), the payload, whose first word
+    /// is the route id (``RouteValues``). A router's routes all carry one or none
+    /// (``RouterCore/holdsPayloads``).
+    var result: UInt64
+    /// Registration order of the route: earlier routes win ties. Expansions of one route share it.
     var sequence: UInt64
+
+    /// A terminal for a route with `routeID` and `payload` (`nil` through the C ABI).
+    init(shape: UnsafePointer<TerminalShape>, routeID: UInt64, payload: UnsafeMutableRawPointer?, sequence: UInt64) {
+        self.shape = shape
+        result = payload.map { UInt64(UInt(bitPattern: $0)) } ?? routeID
+        self.sequence = sequence
+    }
+
+    /// The payload of a route of a router whose routes carry one.
+    @inline(__always) var payload: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(result)).unsafelyUnwrapped }
+
+    /// The route id, which a payload holds as its first word (``RouteValues``). While the
+    /// reader holds the payload (``ReaderSlot``), or under the writer lock.
+    @inline(__always)
+    func routeID(payloads: Bool) -> UInt64 { payloads ? payload.load(as: UInt64.self) : result }
 
     /// Priority, then host rank: the part of the order (docs/SEMANTICS.md §3.1) that decides
     /// before the path, as one comparable number.
-    @inline(__always) var key: Int64 { Int64(priority) &<< 2 | Int64(shape.pointee.hostRank) }
+    @inline(__always) var key: Int64 { shape.pointee.key }
 }
 
 /// What a route expansion shares with every other of the same shape: its parameter names, its
@@ -307,6 +321,11 @@ struct TerminalShape {
     /// ``MethodSet/mask``: a bit per method the route accepts (every bit for any method), in the
     /// numbering of its router's ``MethodTable``.
     var methods: UInt64
+    /// Priority, then host rank (``hostRank``), as one comparable number (``Terminal/key``):
+    /// one load where a walk compares candidates.
+    var key: Int64
+    /// The route's priority.
+    var priority: Int32 { Int32(truncatingIfNeeded: key >> 2) }
 
     /// Whether the route names the method of `bit` (a route for any method names every one,
     /// even a method the router has never seen, whose bit is 0).

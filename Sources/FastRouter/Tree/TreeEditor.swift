@@ -144,7 +144,7 @@ struct TreeEditor {
         materialize(index)
         let shape = terminal.shape.pointee
         let existing = isWildcard ? nodes[index].wildcards : nodes[index].terminals
-        for other in existing where other.priority == terminal.priority && Self.sameHost(other.shape.pointee, shape)
+        for other in existing where other.shape.pointee.key == shape.key && Self.sameHost(other.shape.pointee, shape)
             && Self.sameMethods(other.shape.pointee, shape) {
             return false
         }
@@ -174,9 +174,10 @@ struct TreeEditor {
         })
     }
 
-    /// Removes the expansion of route `record` that `variant` describes; returns its terminal.
+    /// Removes the expansion that `variant` describes of the route registered `sequence`-th
+    /// (its record's ``RouteStore/Record/sequence``); returns its terminal.
     @discardableResult
-    mutating func remove(_ variant: RouteVariant, record: UInt32) -> Terminal? {
+    mutating func remove(_ variant: RouteVariant, sequence: UInt64) -> Terminal? {
         guard let table = tableIndex(variant.key.table, create: false) else { return nil }
         var root = roots[table].root
         let found = path(in: &root, for: variant, creating: false)
@@ -185,7 +186,7 @@ struct TreeEditor {
         materialize(index)
         let expansion = UInt16(variant.expansion)
         func take(_ list: inout [Terminal]) -> Terminal? {
-            guard let position = list.firstIndex(where: { $0.record == record && $0.shape.pointee.expansion == expansion })
+            guard let position = list.firstIndex(where: { $0.sequence == sequence && $0.shape.pointee.expansion == expansion })
             else { return nil }
             return list.remove(at: position)
         }
