@@ -6,6 +6,36 @@ import Testing
 /// 65 536 children copies a few blocks, not the fan-out, and lookups, removals and the dump see
 /// every child.
 @Suite struct SegmentTreeTests {
+    /// A label of up to 16 bytes lives only in its node's header words; a longer one after the
+    /// node's routes (``Node``). Labels of every length up to 40 match exactly, fold in a
+    /// case-insensitive router (which reads them whole, ``Node/withLabel(_:)``), refuse a URL
+    /// that differs in any one byte, and read back (the invariants compare them with the header).
+    @Test func labelsOfEveryLengthMatchAndReadBack() throws {
+        let exact = Router<Int>()
+        let folded = Router<Int>(options: RouterOptions(caseInsensitivePaths: true))
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN".utf8)
+        let labels = (1...40).map { String(decoding: alphabet.prefix($0), as: UTF8.self) }
+        for (index, label) in labels.enumerated() {
+            // A sibling of the same length but its last byte, so a compare of the head alone is not enough.
+            try exact.add("/l/\(label)", id: UInt64(index), value: index)
+            try exact.add("/l/\(label.dropLast())-", id: UInt64(100 + index), value: index)
+            try folded.add("/l/\(label)", id: UInt64(index), value: index)
+        }
+        exact.core.checkInvariants()
+        folded.core.checkInvariants()
+        for (index, label) in labels.enumerated() {
+            #expect(try exact.match("/l/\(label)")?.routeID == UInt64(index))
+            #expect(try folded.match("/l/\(label.uppercased())")?.routeID == UInt64(index), "\(label)")
+            for position in 0..<label.utf8.count {
+                var bytes = Array(label.utf8)
+                bytes[position] = UInt8(ascii: "~")
+                let url = "/l/" + String(decoding: bytes, as: UTF8.self)
+                #expect(try exact.match(url) == nil, "\(url)")
+                #expect(try folded.match(url) == nil, "\(url)")
+            }
+        }
+    }
+
     /// One add or removal under a node with 65 536 literal children writes and replaces the
     /// blocks on its path: the root, the node, one chunk per level of the node's chunks (four or
     /// five at this size) and the new route's nodes. (The invariants hold the node to chunks.) The old byte tree and the first segment tree copied every

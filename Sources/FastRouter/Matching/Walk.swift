@@ -536,7 +536,7 @@ struct Walker {
     private func visitFoldedLiterals<Mode: WalkMode>(_ node: Node, _ start: Int, _ end: Int, _ mode: Mode.Type) {
         let length = end &- start
         node.forEachLiteral { child in
-            if child.labelLength == length && foldedEqual(child.label, start, length) {
+            if child.labelLength == length && child.withLabel({ foldedEqual($0, start, length) }) {
                 let saved = state.pointee.captureCount
                 visit(child, end, slashes(after: end), mode)
                 state.pointee.captureCount = saved

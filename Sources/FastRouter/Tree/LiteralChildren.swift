@@ -395,6 +395,6 @@ extension Node {
     @inline(__always)
     private func restMatches(length: Int, path: UnsafeRawPointer) -> Bool {
         path.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == labelTail
-            && (length <= 16 || ByteComparison.wordsBeforeLastEqual(path, UnsafeRawPointer(label), from: 8, length: length))
+            && (length <= 16 || ByteComparison.wordsBeforeLastEqual(path, UnsafeRawPointer(storedLabel), from: 8, length: length))
     }
 }

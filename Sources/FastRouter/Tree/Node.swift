@@ -18,8 +18,8 @@
 ///     parameter child (8, when there is one)
 ///     edges (24 each)
 ///     terminals, then wildcards (40 each)
-///     label bytes, then at least 8 zero bytes (only for a label longer than 8 bytes: a shorter
-///     one is all in ``labelHead``)
+///     label bytes, then at least 8 zero bytes (only for a label longer than 16 bytes: a shorter
+///     one is all in ``labelHead`` and ``labelTail``)
 ///
 /// The block starts a cache line, so the header and the 24 bytes after it (the first block of
 /// tags and the first child's address, or a leaf's terminal's first fields, see ``Terminal``)
@@ -87,11 +87,12 @@ struct Node: BitwiseCopyable {
     @inline(__always) var terminalTraits: UInt8 { base.load(fromByteOffset: 35, as: UInt8.self) }
     /// Where the terminals start in the block; the edges end there.
     @inline(__always) private var terminalOffset: Int { Int(base.load(fromByteOffset: 36, as: UInt32.self)) }
-    /// Where the label's bytes are: after the wildcards for a label longer than 8 bytes, else
-    /// offset 8 (``labelHead``). Only the rare paths read them: a walk confirms a label of up to
-    /// 16 bytes in the header.
+    /// Where the label's bytes are: after the wildcards for a label longer than 16 bytes, else
+    /// offset 8 (``labelHead``, all of a label of up to 8 bytes; one of 9 to 16 is in the header's
+    /// two words, see ``withLabel(_:)``). Only the rare paths read them: a walk confirms a label
+    /// of up to 16 bytes in the header.
     @inline(__always) private var labelOffset: Int {
-        labelLength <= 8 ? 8 : terminalOffset &+ Self.terminalSize &* (terminalCount &+ wildcardCount)
+        labelLength <= 16 ? 8 : terminalOffset &+ Self.terminalSize &* (terminalCount &+ wildcardCount)
     }
 
     static let headerSize = 40
@@ -108,8 +109,20 @@ struct Node: BitwiseCopyable {
 
     // MARK: Sections
 
-    /// The label's bytes (``labelLength`` of them; a whole word may be loaded from any of them).
-    @inline(__always) var label: UnsafePointer<UInt8> { UnsafePointer((base + labelOffset).assumingMemoryBound(to: UInt8.self)) }
+    /// The label's bytes as stored: all of them for a label of up to 8 bytes or of more than 16
+    /// (then a whole word may be loaded from any of them); for one of 9 to 16 bytes only the
+    /// first 8 (see ``withLabel(_:)``).
+    @inline(__always) var storedLabel: UnsafePointer<UInt8> { UnsafePointer((base + labelOffset).assumingMemoryBound(to: UInt8.self)) }
+
+    /// Calls `body` with the label's bytes (``labelLength`` of them), whatever its length, then
+    /// zero bytes to the end of the word after its last.
+    func withLabel<R>(_ body: (UnsafePointer<UInt8>) -> R) -> R {
+        let length = labelLength
+        guard length > 8 && length <= 16 else { return body(storedLabel) }
+        // The head, then the bytes after it: the tail's last `length - 8` (little-endian words).
+        var words = (labelHead, labelTail >> UInt64(8 * (16 - length)), UInt64(0))
+        return withUnsafeBytes(of: &words) { body($0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)) }
+    }
     @inline(__always) var edgeOffset: Int { terminalOffset &- Self.edgeSize &* edgeCount }
     @inline(__always) var parameterChild: Node {
         Node(base.load(fromByteOffset: edgeOffset &- 8, as: UnsafeMutableRawPointer.self))
@@ -138,7 +151,8 @@ struct Node: BitwiseCopyable {
         let literalSize = literals.byteCount
         let terminalOffset = headerSize + literalSize + (parameter == nil ? 0 : 8) + edgeSize * edges.count
         let labelOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count)
-        let storesLabel = label.count > 8
+        // A label of up to 16 bytes is all in the header's words (``labelHead``, ``labelTail``).
+        let storesLabel = label.count > 16
         let size = labelOffset + (storesLabel ? (label.count + 15) & ~7 : 0)
         precondition(edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
                      && wildcards.count <= Int(UInt16.max) && label.count <= Int(UInt16.max)
@@ -225,15 +239,15 @@ struct Node: BitwiseCopyable {
 
     // MARK: Reading back
 
-    var labelBytes: [UInt8] { Array(UnsafeBufferPointer(start: label, count: labelLength)) }
+    var labelBytes: [UInt8] { withLabel { Array(UnsafeBufferPointer(start: $0, count: labelLength)) } }
     /// The block's size, as ``make(label:literals:parameter:edges:terminals:wildcards:in:)`` wrote it.
     var byteCount: Int {
         let end = terminalOffset &+ Self.terminalSize &* (terminalCount &+ wildcardCount)
-        return labelLength > 8 ? end + (labelLength + 15) & ~7 : end
+        return labelLength > 16 ? end + (labelLength + 15) & ~7 : end
     }
     /// The hash of the label, computed from the block (see ``SegmentHash``).
     var labelHash: UInt64 {
-        SegmentHash.hash(label, from: 0, end: labelLength, readable: labelLength <= 8 ? 8 : (labelLength + 8) & ~7).hash
+        withLabel { SegmentHash.hash($0, from: 0, end: labelLength, readable: labelLength <= 8 ? 8 : (labelLength + 8) & ~7).hash }
     }
     var edgeList: [Edge] { (0..<edgeCount).map(edge(at:)) }
     var terminalList: [Terminal] { (0..<terminalCount).map(terminal(at:)) }

@@ -104,7 +104,7 @@ struct TableRoots {
             let count = child.labelLength
             guard length + 1 + count <= 8 else { break }
             word |= 0x2F << UInt64(8 * length)
-            for index in 0..<count { word |= UInt64(child.label[index]) << UInt64(8 * (length + 1 + index)) }
+            for index in 0..<count { word |= UInt64(child.storedLabel[index]) << UInt64(8 * (length + 1 + index)) }
             length += 1 + count
             node = child
         }

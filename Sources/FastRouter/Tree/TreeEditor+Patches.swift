@@ -198,7 +198,8 @@ extension TreeEditor {
     /// Whether published `node`'s label is `label`.
     static func labelEquals(_ node: Node, _ label: [UInt8]) -> Bool {
         node.labelLength == label.count && (label.isEmpty || label.withUnsafeBufferPointer {
-            ByteComparison.equal(node.label, $0.baseAddress!, label.count, folded: false)
+            let other = $0.baseAddress!
+            return node.withLabel { ByteComparison.equal($0, other, label.count, folded: false) }
         })
     }
 

@@ -500,7 +500,7 @@ struct EditNode {
 
     /// Makes it (empty) a whole copy of published `node`: its children published.
     mutating func thaw(_ node: Node) {
-        label.append(contentsOf: UnsafeBufferPointer(start: node.label, count: node.labelLength))
+        node.withLabel { label.append(contentsOf: UnsafeBufferPointer(start: $0, count: node.labelLength)) }
         if node.isChunked {
             literals.root = .published(node.rootChunk)
         } else {
