@@ -147,7 +147,7 @@ public final class Router<Value> {
 struct FoundMatch {
     /// The route id when `payload` is set, else the status's raw value.
     @usableFromInline let routeIDOrStatus: UInt64
-    /// The route's ``RouteBox``, `nil` unless the status is `.found`.
+    /// The route's slot in its router's ``RouteValues``, `nil` unless the status is `.found`.
     @usableFromInline let payload: UnsafeMutableRawPointer?
     /// The match's parameters, retained for the caller, which takes them over once.
     @usableFromInline let parameters: Unmanaged<ParameterStorage>?

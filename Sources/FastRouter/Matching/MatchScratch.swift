@@ -52,7 +52,7 @@ package final class MatchScratch {
     package var routeSequence: UInt64? { state.pointee.current?.sequence }
 
     /// What a ``Match`` copies out of the current candidate, in one call from the caller's
-    /// specialised code: its route id, payload (a ``RouteBox``), and parameters. There must be a
+    /// specialised code: its route id, payload (a ``RouteValues`` slot), and parameters. There must be a
     /// current candidate, and its payload must be held.
     @usableFromInline
     func currentResult() -> (routeID: UInt64, payload: UnsafeMutableRawPointer, parameters: Parameters) {
