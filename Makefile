@@ -248,8 +248,9 @@ bench-quick: deps
 #       measured loops (0 expected), the Swift API's Router.match(_:method:), and r3 with its method
 #       conditions (r3_tree_insert_routel_ex, r3_tree_match_route), counted where it answered as
 #       FastRouter did.
-#       Last, registration: Tests/perf/add_loop.c, PERF_ADDS generated routes in the scale sets'
-#       shapes, one fr_router_add each; the figure is Ir / PERF_ADDS inside perf_adds().
+#       Last, registration: Tests/perf/add_loop.c, the GitHub set's routes into a new router 50
+#       times (the figure docs/SEMANTICS.md §6 sets), then PERF_ADDS generated routes in the scale
+#       sets' shapes into one router; each figure is Ir per fr_router_add inside perf_adds().
 #   make perf-cache [PERF_CACHE_LOOKUPS=100000] [PERF_CACHE_LL=size,assoc,line]   last-level and
 #       first-level cache misses per lookup through the C API on scale-1M, and on scale-1k for
 #       comparison (both written by fastrouter-bench --write-sets): Tests/perf/cache.sh runs
