@@ -20,12 +20,16 @@ final class RouteValues<Value>: @unchecked Sendable {
     // `storage`'s lock; a slot's contents are written once, before its payload is published
     // with its route, and read by readers while they hold it.
 
-    /// One route's id and value.
-    @usableFromInline
-    struct Slot {
-        /// First: the core reads it as the payload's first word.
-        let routeID: UInt64
-        @usableFromInline let value: Value
+    // A slot: the route id (first: the core reads it as the payload's first word), then the
+    // value at ``valueOffset``. Laid out by hand rather than as a generic struct, whose type
+    // metadata unspecialised code (the library's `Router.add`) would look up on every store.
+
+    /// Where a slot's value starts.
+    @usableFromInline static var valueOffset: Int { max(8, MemoryLayout<Value>.alignment) }
+    /// A slot's size, a multiple of its alignment.
+    static var slotStride: Int {
+        let alignment = max(8, MemoryLayout<Value>.alignment)
+        return (valueOffset + MemoryLayout<Value>.size + alignment - 1) / alignment * alignment
     }
 
     /// The most slots one chunk holds (a megabyte of 16-byte slots).
@@ -55,14 +59,13 @@ final class RouteValues<Value>: @unchecked Sendable {
                 free.insert(next)
                 next = UnsafeRawPointer(bitPattern: next).unsafelyUnwrapped.load(as: UInt.self)
             }
-            let stride = UInt(MemoryLayout<Slot>.stride)
+            let stride = UInt(Self.slotStride)
             for (index, chunk) in storage.chunks.enumerated() {
                 let used = index == storage.chunks.count - 1 ? storage.used : chunk.capacity
-                let base = UnsafeMutablePointer<Slot>(bitPattern: chunk.base).unsafelyUnwrapped
-                for slot in 0..<used where !free.contains(chunk.base + UInt(slot) * stride) {
-                    (base + slot).deinitialize(count: 1)
+                for slot in 0..<UInt(used) where !free.contains(chunk.base + slot * stride) {
+                    Self.deinitializeValue(at: chunk.base + slot * stride)
                 }
-                base.deallocate()
+                UnsafeMutableRawPointer(bitPattern: chunk.base).unsafelyUnwrapped.deallocate()
             }
         }
     }
@@ -78,29 +81,36 @@ final class RouteValues<Value>: @unchecked Sendable {
             }
             if storage.chunks.isEmpty || storage.used == storage.chunks[storage.chunks.count - 1].capacity {
                 let capacity = storage.chunks.last.map { min($0.capacity * 2, Self.largestChunk) } ?? Self.firstChunk
-                storage.chunks.append((UInt(bitPattern: UnsafeMutablePointer<Slot>.allocate(capacity: capacity)), capacity))
+                let chunk = UnsafeMutableRawPointer.allocate(byteCount: capacity * Self.slotStride,
+                                                             alignment: max(8, MemoryLayout<Value>.alignment))
+                storage.chunks.append((UInt(bitPattern: chunk), capacity))
                 storage.used = 0
             }
             storage.used += 1
-            return storage.chunks[storage.chunks.count - 1].base + UInt((storage.used - 1) * MemoryLayout<Slot>.stride)
+            return storage.chunks[storage.chunks.count - 1].base + UInt((storage.used - 1) * Self.slotStride)
         }
         // The slot is this call's alone until its route is published.
-        let slot = UnsafeMutablePointer<Slot>(bitPattern: address).unsafelyUnwrapped
-        slot.initialize(to: Slot(routeID: routeID, value: value))
-        return UnsafeMutableRawPointer(slot)
+        let slot = UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped
+        slot.initializeMemory(as: UInt64.self, repeating: routeID, count: 1)
+        (slot + Self.valueOffset).initializeMemory(as: Value.self, repeating: value, count: 1)
+        return slot
+    }
+
+    /// Ends the life of the value of the slot at `address`.
+    private static func deinitializeValue(at address: UInt) {
+        (UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped + valueOffset)
+            .assumingMemoryBound(to: Value.self).deinitialize(count: 1)
     }
 
     /// Frees the slot at `payload`: its route is gone and no reader can hold it.
     func release(_ payload: UnsafeMutableRawPointer) {
-        payload.assumingMemoryBound(to: Slot.self).deinitialize(count: 1)
         let address = UInt(bitPattern: payload)
+        Self.deinitializeValue(at: address)
         storage.withLock { storage in
             storage.live -= 1
             guard storage.live > 0 else {
                 // Nothing holds a slot any more: the chunks go back, free list and all.
-                for chunk in storage.chunks {
-                    UnsafeMutablePointer<Slot>(bitPattern: chunk.base).unsafelyUnwrapped.deallocate()
-                }
+                for chunk in storage.chunks { UnsafeMutableRawPointer(bitPattern: chunk.base).unsafelyUnwrapped.deallocate() }
                 storage = Storage()
                 return
             }
@@ -111,12 +121,12 @@ final class RouteValues<Value>: @unchecked Sendable {
 
     /// The bytes of its chunks.
     var byteCount: Int {
-        storage.withLock { $0.chunks.reduce(0) { $0 + $1.capacity } } * MemoryLayout<Slot>.stride
+        storage.withLock { $0.chunks.reduce(0) { $0 + $1.capacity } } * Self.slotStride
     }
 
     /// The value of the slot at `payload`, which the caller's reader holds.
     @inlinable @inline(__always)
     static func value(at payload: UnsafeMutableRawPointer) -> Value {
-        payload.assumingMemoryBound(to: Slot.self).pointee.value
+        (payload + valueOffset).assumingMemoryBound(to: Value.self).pointee
     }
 }

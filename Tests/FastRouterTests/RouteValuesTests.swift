@@ -33,6 +33,23 @@ import Testing
         #expect(values.byteCount == 0)
     }
 
+    @Test func valuesOfAnyAlignmentAndSizeReadBack() throws {
+        // A 16-byte-aligned value starts 16 bytes into its slot; a large one makes large slots.
+        let vectors = Router<SIMD4<Float>>()
+        let strings = Router<[String]>()
+        for index in 0..<40 {
+            try vectors.add("/v/\(index)", id: UInt64(index), value: SIMD4(Float(index), 1, 2, 3))
+            try strings.add("/s/\(index)", id: UInt64(index), value: [String(index), "x"])
+        }
+        for index in 0..<40 {
+            let vector = try vectors.match("/v/\(index)")
+            #expect(vector?.value == SIMD4(Float(index), 1, 2, 3) && vector?.routeID == UInt64(index))
+            #expect(try strings.match("/s/\(index)")?.value == [String(index), "x"])
+        }
+        #expect(RouteValues<SIMD4<Float>>.valueOffset == 16 && RouteValues<SIMD4<Float>>.slotStride == 32)
+        #expect(RouteValues<Int>.valueOffset == 8 && RouteValues<Int>.slotStride == 16)
+    }
+
     @Test(.serialized) func valuesAreReleasedWithTheirRoutesAndTheRouter() throws {
         let before = Counted.alive
         do {

@@ -17,13 +17,13 @@
 ///                       a large node's root chunk (8)
 ///     parameter child (8, when there is one)
 ///     edges (24 each)
-///     terminals, then wildcards (40 each)
+///     terminals, then wildcards (24 each)
 ///     label bytes, then at least 8 zero bytes (only for a label longer than 16 bytes: a shorter
 ///     one is all in ``labelHead`` and ``labelTail``)
 ///
 /// The block starts a cache line, so the header and the 24 bytes after it (the first block of
-/// tags and the first child's address, or a leaf's terminal's first fields, see ``Terminal``)
-/// are one line: at a million routes, lines fetched are most of a lookup's time.
+/// tags and the first child's address, or a leaf's whole terminal, see ``Terminal``) are one
+/// line: at a million routes, lines fetched are most of a lookup's time.
 struct Node: BitwiseCopyable {
     /// The block's address. Nodes are compared by identity.
     let base: UnsafeMutableRawPointer

@@ -87,10 +87,11 @@ struct TreeEditor {
 
     // MARK: Thawing
 
-    /// A new edited node.
+    /// A new edited node. Its label shares `label`'s buffer (a step's, from the parsed pattern):
+    /// no copy, and nothing to allocate.
     mutating func makeNode(label: [UInt8]) -> Int {
         let index = takeNode()
-        nodes[index].label.append(contentsOf: label)
+        nodes[index].label = label
         return index
     }
 
@@ -486,7 +487,9 @@ struct EditNode {
 
     /// Empties it for its next use, keeping its arrays' room.
     mutating func empty() {
-        if !label.isEmpty { label.removeAll(keepingCapacity: true) }
+        // Let go, not emptied in place: the buffer is usually a parsed pattern's (see
+        // ``TreeEditor/makeNode(label:)``), and emptying a shared buffer would allocate.
+        if !label.isEmpty { label = [] }
         source = nil
         newestPatch = -1
         patchCount = 0
