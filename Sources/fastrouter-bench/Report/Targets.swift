@@ -4,6 +4,9 @@ struct TargetCheck: Sendable, Codable {
         case met, missed
         /// The run did not measure what the target needs (set filtered out, peer missing, …).
         case notMeasured = "not measured"
+        /// A figure shown beside a target that another tool checks (`make perf` counts the
+        /// instructions docs/SEMANTICS.md §6 sets; the benchmark shows the time they take).
+        case informational = "see make perf"
     }
 
     var figure: String
@@ -17,7 +20,7 @@ struct TargetCheck: Sendable, Codable {
 /// (docs/SEMANTICS.md §6) are `make perf`'s: the benchmark cannot count instructions.
 enum Targets {
     /// Where the instruction targets are checked, printed under the targets table.
-    static let instructionNote = "instructions per lookup through the C API (GitHub ≤ 600, static ≤ 400, Google+ ≤ 700, Parse ≤ 450, fewer than r3): make perf (callgrind)"
+    static let instructionNote = "instructions per lookup through the C API (GitHub ≤ 600, static ≤ 400, Google+ ≤ 700, Parse ≤ 450, fewer than r3), Router.match ≤ 1.3× the C API's on every set, registration ≤ 10 000 per fr_router_add: make perf (callgrind)"
 
     static func evaluate(_ report: RunReport) -> [TargetCheck] {
         var checks: [TargetCheck] = []
@@ -71,9 +74,10 @@ enum Targets {
             return (name, swift, compared)
         }
         let worstSwift = swiftRatios.max { $0.2.ratio < $1.2.ratio }
-        add("Router.match vs C API", "≤ 1.3× on every set",
-            worstSwift.map { "\(describe($0.2, quotient: $0.1.ratioToCAPI)), worst: \($0.0)" },
-            worstSwift.map { $0.2.ratio <= 1.3 })
+        // §6 sets this figure in instructions (`make perf`); the time it takes is shown beside it.
+        checks.append(TargetCheck(figure: "Router.match vs C API, in time", target: "≤ 1.3× in instructions",
+                                  measured: worstSwift.map { "\(describe($0.2, quotient: $0.1.ratioToCAPI)), worst: \($0.0)" } ?? "-",
+                                  outcome: .informational))
 
         if let constrained = ns("github-constrained", .fastRouterC), let github {
             add("constrained vs plain placeholders (GitHub, C API)", "≤ 2×", Format.ratio(constrained / github),
