@@ -76,15 +76,21 @@ extension RouterCore {
                 ? "a route with the same table, host, priority and segments is already registered"
                 : "a route with the same table, host, priority and segments and a method in common is already registered")
             var maxCaptures = state.maxCaptures
-            for registration in registrations {
-                let methods = try self.methods.set(of: registration.methods)
-                let methodSet = try state.methodSetIndex(methods)
-                // Taken out of the list, not copied from it: a variant holds arrays.
-                var variants = try prepare(registration, methods, methodSet, &batch, state)
-                variants.reverse()
-                while let (variant, terminal) = variants.popLast() {
-                    guard editor.add(variant, terminal) else { throw duplicate }
-                    maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
+            do {
+                // Dropped before the batch lands: it shares the router's dictionaries, which
+                // landing changes.
+                let context = BatchPreparation.Context(regexes: state.regexes, templates: state.templates,
+                                                       webSchemes: options.webSchemes, names: names)
+                for registration in registrations {
+                    let methods = try self.methods.set(of: registration.methods)
+                    let methodSet = try state.methodSetIndex(methods)
+                    // Taken out of the list, not copied from it: a variant holds arrays.
+                    var variants = try batch.prepare(registration, methods, methodSet, context)
+                    variants.reverse()
+                    while let (variant, terminal) = variants.popLast() {
+                        guard editor.add(variant, terminal) else { throw duplicate }
+                        maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
+                    }
                 }
             }
             tables.publish(&editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)
@@ -113,82 +119,4 @@ extension RouterCore {
 
     /// Most routes a registration call's buffers are kept for, for the next call.
     private static var spareBufferRoutes: Int { 256 }
-
-    /// Parses one route and builds its variants (one per expansion) for `methods`, recording in
-    /// `batch` what the route shares with others and its method set's index (`methodSet`).
-    private func prepare(_ registration: Registration, _ methods: MethodSet, _ methodSet: UInt16,
-                         _ batch: inout BatchPreparation,
-                         _ state: borrowing WriterState) throws(RouterError) -> [(RouteVariant, Terminal)] {
-        let pattern = try registration.withPattern { bytes in
-            Result { () throws(RouterError) in
-                try PatternParser.parse(bytes, webSchemes: options.webSchemes) { source in
-                    batch.regexes[source] ?? state.regexes[source]?.regex
-                }
-            }
-        }.get()
-        var regexPointers: [String: UnsafeRawPointer] = [:]
-        for (source, compiled) in pattern.regexes {
-            let shared = state.regexes[source]?.regex ?? batch.regexes[source] ?? compiled
-            if state.regexes[source] == nil { batch.regexes[source] = shared }
-            regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
-        }
-        var templateKeys = Set<[DuplicateKey.Piece]>()
-        var variants: [(RouteVariant, Terminal)] = []
-        variants.reserveCapacity(pattern.variants.count)
-        for (expansion, segments) in pattern.variants.enumerated() {
-            variants.append(try makeVariant(pattern, segments, regexPointers, &batch.templates, state.templates,
-                                            &templateKeys, &batch.spareNames, registration, methods, sequence: batch.sequence,
-                                            expansion: expansion))
-        }
-        batch.routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count, methodSet))
-        batch.sequence += 1
-        return variants
-    }
-
-    private func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
-                             _ templates: inout [[DuplicateKey.Piece]: PartialTemplate],
-                             _ routerTemplates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)],
-                             _ templateKeys: inout Set<[DuplicateKey.Piece]>, _ names: inout [(name: String, segment: Int32)],
-                             _ registration: Registration, _ methods: MethodSet, sequence: UInt64, expansion: Int) throws(RouterError) -> (RouteVariant, Terminal) {
-        names.removeAll(keepingCapacity: true)
-        for (index, segment) in segments.enumerated() {
-            switch segment {
-            case .parameter(let name), .constrained(let name, _), .wildcard(let name):
-                names.append((name, Int32(index)))
-            case .partial(let pieces):
-                for case .parameter(let name, _) in pieces { names.append((name, -1)) }
-            case .literal:
-                break
-            }
-        }
-        // The trie's path is the key's segment shapes; regexes and partial templates are shared
-        // by source and by shape, so equal shapes reach one node.
-        let key = DuplicateKey(pattern, expansion: expansion, priority: registration.priority)
-        var resolved: [UnsafeRawPointer?] = []
-        for (index, shape) in key.segments.enumerated() {
-            let pointer: UnsafeRawPointer?
-            switch shape {
-            case .constrained(.regex(let source)):
-                pointer = regexPointers[source]
-            case .partial(let pieces):
-                let template = routerTemplates[pieces]?.template ?? templates[pieces]
-                    ?? PartialTemplate(pieces, regexPointers: regexPointers)
-                if routerTemplates[pieces] == nil { templates[pieces] = template }
-                templateKeys.insert(pieces)
-                pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
-            default:
-                continue
-            }
-            if resolved.isEmpty { resolved = Array(repeating: nil, count: key.segments.count) }
-            resolved[index] = pointer
-        }
-        let layout = try self.names.internLayout(names)
-        let variant = RouteVariant(key: key, resolved: resolved, expansion: expansion)
-        let shape = self.names.internShape(layout: layout, nameCount: names.count, ranks: variant.ranks,
-                                           host: variant.hostBytes, hostRank: key.host.rank, priority: registration.priority,
-                                           expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
-                                           methods: methods)
-        let terminal = Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)
-        return (variant, terminal)
-    }
 }

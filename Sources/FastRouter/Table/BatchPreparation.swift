@@ -1,6 +1,17 @@
-/// What a batch collects while its routes are prepared, before it lands. The writer keeps
-/// one between calls (``WriterState/spareBatch``) for its buffers.
+/// What a batch collects while its routes are prepared (parsed, expanded and made into
+/// variants and terminals, see ``prepare(_:_:_:_:)``), before it lands. The writer keeps one
+/// between calls (``WriterState/spareBatch``) for its buffers.
 struct BatchPreparation: Sendable {
+    /// What preparing a route reads of its router: a snapshot taken under the writer lock (the
+    /// dictionaries are shared, not copied, and the writer changes them only once the batch is
+    /// prepared), so a route may be prepared on another thread.
+    struct Context: Sendable {
+        var regexes: [String: (regex: CompiledRegex, uses: Int)]
+        var templates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)]
+        var webSchemes: Set<String>
+        var names: NameTable.Store
+    }
+
     /// Regexes the batch compiled, by source: each distinct source is compiled once per batch
     /// (PCRE2 compilation and JIT cost far more than parsing the rest of a pattern), and the
     /// router's own copy is used where it has one.
@@ -27,5 +38,87 @@ struct BatchPreparation: Sendable {
         if !templates.isEmpty { templates.removeAll(keepingCapacity: true) }
         routes.removeAll(keepingCapacity: true)
         spareNames.removeAll(keepingCapacity: true)
+    }
+}
+
+extension BatchPreparation {
+    /// Parses one route and builds its variants (one per expansion) for `methods`, recording
+    /// what the route shares with others and its method set's index (`methodSet`). Touches no
+    /// router state but `context`'s snapshot and the process's interned names and shapes (which
+    /// lock): it may run on a thread of its own (``RouterCore/add(_:)``).
+    mutating func prepare(_ registration: RouterCore.Registration, _ methods: MethodSet, _ methodSet: UInt16,
+                          _ context: Context) throws(RouterError) -> [(RouteVariant, Terminal)] {
+        let pattern = try registration.withPattern { bytes in
+            Result { () throws(RouterError) in
+                try PatternParser.parse(bytes, webSchemes: context.webSchemes) { source in
+                    regexes[source] ?? context.regexes[source]?.regex
+                }
+            }
+        }.get()
+        var regexPointers: [String: UnsafeRawPointer] = [:]
+        for (source, compiled) in pattern.regexes {
+            let shared = context.regexes[source]?.regex ?? regexes[source] ?? compiled
+            if context.regexes[source] == nil { regexes[source] = shared }
+            regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
+        }
+        var templateKeys = Set<[DuplicateKey.Piece]>()
+        var variants: [(RouteVariant, Terminal)] = []
+        variants.reserveCapacity(pattern.variants.count)
+        for (expansion, segments) in pattern.variants.enumerated() {
+            variants.append(try makeVariant(pattern, segments, regexPointers, context, &templateKeys, registration, methods,
+                                            expansion: expansion))
+        }
+        routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count, methodSet))
+        sequence += 1
+        return variants
+    }
+
+    private mutating func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
+                                      _ context: Context, _ templateKeys: inout Set<[DuplicateKey.Piece]>,
+                                      _ registration: RouterCore.Registration, _ methods: MethodSet,
+                                      expansion: Int) throws(RouterError) -> (RouteVariant, Terminal) {
+        var names = spareNames
+        spareNames = []
+        defer { spareNames = names }
+        names.removeAll(keepingCapacity: true)
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .parameter(let name), .constrained(let name, _), .wildcard(let name):
+                names.append((name, Int32(index)))
+            case .partial(let pieces):
+                for case .parameter(let name, _) in pieces { names.append((name, -1)) }
+            case .literal:
+                break
+            }
+        }
+        // The trie's path is the key's segment shapes; regexes and partial templates are shared
+        // by source and by shape, so equal shapes reach one node.
+        let key = DuplicateKey(pattern, expansion: expansion, priority: registration.priority)
+        var resolved: [UnsafeRawPointer?] = []
+        for (index, shape) in key.segments.enumerated() {
+            let pointer: UnsafeRawPointer?
+            switch shape {
+            case .constrained(.regex(let source)):
+                pointer = regexPointers[source]
+            case .partial(let pieces):
+                let template = context.templates[pieces]?.template ?? templates[pieces]
+                    ?? PartialTemplate(pieces, regexPointers: regexPointers)
+                if context.templates[pieces] == nil { templates[pieces] = template }
+                templateKeys.insert(pieces)
+                pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
+            default:
+                continue
+            }
+            if resolved.isEmpty { resolved = Array(repeating: nil, count: key.segments.count) }
+            resolved[index] = pointer
+        }
+        let layout = try context.names.internLayout(names)
+        let variant = RouteVariant(key: key, resolved: resolved, expansion: expansion)
+        let shape = context.names.internShape(layout: layout, nameCount: names.count, ranks: variant.ranks,
+                                           host: variant.hostBytes, hostRank: key.host.rank, priority: registration.priority,
+                                           expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
+                                           methods: methods)
+        let terminal = Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)
+        return (variant, terminal)
     }
 }
