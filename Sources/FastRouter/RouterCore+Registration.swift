@@ -76,26 +76,20 @@ extension RouterCore {
                 ? "a route with the same table, host, priority and segments is already registered"
                 : "a route with the same table, host, priority and segments and a method in common is already registered")
             var maxCaptures = state.maxCaptures
-            func add(_ variants: consuming [(RouteVariant, Terminal)]) throws(RouterError) {
-                // Taken out of the list, not copied from it: a variant holds arrays.
-                variants.reverse()
-                while let (variant, terminal) = variants.popLast() {
-                    guard editor.add(variant, terminal) else { throw duplicate }
-                    maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
-                }
-            }
             do {
                 // Dropped before the batch lands: it shares the router's dictionaries, which
                 // landing changes.
                 let context = BatchPreparation.Context(regexes: state.regexes, templates: state.templates,
                                                        webSchemes: options.webSchemes, names: names)
-                if PreparationPipeline.applies(to: registrations.count) {
-                    try addPrepared(registrations, &batch, context, &state) { (variants) throws(RouterError) in try add(variants) }
-                } else {
-                    for registration in registrations {
-                        let methods = try self.methods.set(of: registration.methods)
-                        let methodSet = try state.methodSetIndex(methods)
-                        try add(try batch.prepare(registration, methods, methodSet, context))
+                for registration in registrations {
+                    let methods = try self.methods.set(of: registration.methods)
+                    let methodSet = try state.methodSetIndex(methods)
+                    // Taken out of the list, not copied from it: a variant holds arrays.
+                    var variants = try batch.prepare(registration, methods, methodSet, context)
+                    variants.reverse()
+                    while let (variant, terminal) = variants.popLast() {
+                        guard editor.add(variant, terminal) else { throw duplicate }
+                        maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                     }
                 }
             }
@@ -121,50 +115,6 @@ extension RouterCore {
             routeCount.add(registrations.count, ordering: .relaxed)
             state.reclaimPayloads(router: tag)
         }
-    }
-
-    /// Adds the routes of a large batch as ``PreparationPipeline`` prepares them on a thread of
-    /// its own, in order; the first failure, in registration order, is the batch's. Prepares
-    /// them here when no thread can be had.
-    private func addPrepared(_ registrations: [Registration], _ batch: inout BatchPreparation,
-                             _ context: BatchPreparation.Context, _ state: inout WriterState,
-                             _ add: ([(RouteVariant, Terminal)]) throws(RouterError) -> Void) throws(RouterError) {
-        // The method sets first, here: the router's method table is the writer's. The routes
-        // before a bad method list are prepared, and its error comes in its turn.
-        var methods: [(MethodSet, UInt16)] = []
-        methods.reserveCapacity(registrations.count)
-        var methodError: RouterError?
-        for registration in registrations {
-            do throws(RouterError) {
-                let set = try self.methods.set(of: registration.methods)
-                methods.append((set, try state.methodSetIndex(set)))
-            } catch {
-                methodError = error
-                break
-            }
-        }
-        let count = methods.count
-        guard let pipeline = PreparationPipeline.start(registrations, count: count, methods: methods, batch: batch,
-                                                       context: context) else {
-            for (registration, (set, index)) in zip(registrations, methods) {
-                try add(try batch.prepare(registration, set, index, context))
-            }
-            if let methodError { throw methodError }
-            return
-        }
-        var failure: RouterError?
-        for index in 0..<count {
-            do throws(RouterError) {
-                try add(try pipeline.take(index).get())
-            } catch {
-                failure = error
-                pipeline.stop()
-                break
-            }
-        }
-        batch = pipeline.join()
-        if let failure { throw failure }
-        if let methodError { throw methodError }
     }
 
     /// Most routes a registration call's buffers are kept for, for the next call.
