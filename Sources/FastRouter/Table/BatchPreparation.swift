@@ -2,14 +2,14 @@
 /// variants and terminals, see ``prepare(_:_:_:_:)``), before it lands. The writer keeps one
 /// between calls (``WriterState/spareBatch``) for its buffers.
 struct BatchPreparation: Sendable {
-    /// What preparing a route reads of its router: a snapshot taken under the writer lock (the
-    /// dictionaries are shared, not copied, and the writer changes them only once the batch is
-    /// prepared), so a route may be prepared on another thread.
+    /// What preparing a route reads of its router: a snapshot taken under the writer lock. The
+    /// dictionaries are shared, not copied; the writer drops the snapshot before the batch lands
+    /// and changes them.
     struct Context: Sendable {
-        var regexes: [String: (regex: CompiledRegex, uses: Int)]
-        var templates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)]
-        var webSchemes: Set<String>
-        var names: NameTable.Store
+        let regexes: [String: (regex: CompiledRegex, uses: Int)]
+        let templates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)]
+        let webSchemes: Set<String>
+        let names: NameTable.Store
     }
 
     /// Regexes the batch compiled, by source: each distinct source is compiled once per batch
@@ -43,9 +43,8 @@ struct BatchPreparation: Sendable {
 
 extension BatchPreparation {
     /// Parses one route and builds its variants (one per expansion) for `methods`, recording
-    /// what the route shares with others and its method set's index (`methodSet`). Touches no
-    /// router state but `context`'s snapshot and the process's interned names and shapes (which
-    /// lock): it may run on a thread of its own (``RouterCore/add(_:)``).
+    /// what the route shares with others and its method set's index (`methodSet`). Reads no
+    /// router state but `context`'s snapshot, and interns names and shapes in the process's tables.
     mutating func prepare(_ registration: RouterCore.Registration, _ methods: MethodSet, _ methodSet: UInt16,
                           _ context: Context) throws(RouterError) -> [(RouteVariant, Terminal)] {
         let pattern = try registration.withPattern { bytes in

@@ -37,6 +37,8 @@ struct PatternTexts {
     /// Appends `pattern`; returns where its entry starts.
     mutating func append(_ pattern: UnsafeBufferPointer<UInt8>) -> UInt32 {
         let room = pattern.count + 4
+        // A registered pattern parsed, so it is at most 8 KiB (``PatternParser/maxLength``).
+        precondition(room <= Self.blockSize, "a route pattern longer than a text block")
         if blocks.isEmpty || blocks[blocks.count - 1].count + room > Self.blockSize {
             precondition(blocks.count < 1 << 16, "more than 4 GiB of route patterns")
             var block: [UInt8] = []

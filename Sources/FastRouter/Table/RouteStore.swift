@@ -7,12 +7,10 @@ struct RouteStore {
     /// One registered route.
     struct Record {
         var id: UInt64
-        /// The pattern as registered: its entry in ``RouteStore``'s texts.
+        /// The pattern as registered: its entry in ``RouteStore``'s texts, which holds its length.
         var textOffset: UInt32
-        /// Patterns are at most 8 KiB (``PatternParser/maxLength``).
-        var textLength: UInt16
         /// The route's methods: an index into the writer's method sets (``WriterState/methodSets``),
-        /// 0 for any method. Beside the length, it keeps the record at 32 bytes.
+        /// 0 for any method.
         var methodSet: UInt16
         /// The next record with the same id, in registration order, or `UInt32.max`.
         var nextWithSameID: UInt32
@@ -41,7 +39,7 @@ struct RouteStore {
     /// Records a route whose expansions are in the tables. (Its payload, if any, is where its
     /// terminals are: ``Terminal/result``.)
     mutating func add(id: UInt64, pattern: UnsafeBufferPointer<UInt8>, methodSet: UInt16, priority: Int32, sequence: UInt64) {
-        let record = Record(id: id, textOffset: texts.append(pattern), textLength: UInt16(pattern.count), methodSet: methodSet,
+        let record = Record(id: id, textOffset: texts.append(pattern), methodSet: methodSet,
                             nextWithSameID: .max, priority: priority, sequence: sequence)
         let index: UInt32
         if let reused = freeRecords.popLast() {

@@ -116,6 +116,7 @@ struct Node: BitwiseCopyable {
 
     /// Calls `body` with the label's bytes (``labelLength`` of them), whatever its length, then
     /// zero bytes to the end of the word after its last.
+    @inline(__always)
     func withLabel<R>(_ body: (UnsafePointer<UInt8>) -> R) -> R {
         let length = labelLength
         guard length > 8 && length <= 16 else { return body(storedLabel) }
