@@ -25,6 +25,8 @@ struct BatchPreparation: Sendable {
     /// The parameters of the variant being made, kept so that each variant does not
     /// allocate a list of its own.
     var spareNames: [(name: String, segment: Int32)] = []
+    /// The segment ranks of the variant being made, kept for the same reason.
+    var spareRanks: [UInt8] = []
 
     /// Starts a registration call whose first route gets `firstSequence`.
     mutating func begin(firstSequence: UInt64) {
@@ -113,7 +115,8 @@ extension BatchPreparation {
         }
         let layout = try context.names.internLayout(names)
         let variant = RouteVariant(key: key, resolved: resolved, expansion: expansion)
-        let shape = context.names.internShape(layout: layout, nameCount: names.count, ranks: variant.ranks,
+        variant.writeRanks(into: &spareRanks)
+        let shape = context.names.internShape(layout: layout, nameCount: names.count, ranks: spareRanks,
                                            host: variant.hostBytes, hostRank: key.host.rank, priority: registration.priority,
                                            expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
                                            methods: methods)

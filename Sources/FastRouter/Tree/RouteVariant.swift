@@ -3,37 +3,49 @@
 struct RouteVariant {
     /// What makes it a duplicate: its table, host rule, priority and path.
     var key: DuplicateKey
-    /// The path as the tree spells it: one step per segment, then the end.
-    var steps: [PathStep]
+    /// The regexes and partial templates of its segments, by position (unretained; empty when
+    /// the path has neither).
+    var resolved: [UnsafeRawPointer?]
     var expansion: Int
 
-    /// The variant of `key` whose regexes and partial templates are `resolved` (by segment
-    /// position, unretained; empty when the path has neither).
+    /// The variant of `key` whose regexes and partial templates are `resolved`.
     init(key: DuplicateKey, resolved: [UnsafeRawPointer?], expansion: Int) {
         self.key = key
+        self.resolved = resolved
         self.expansion = expansion
-        var steps: [PathStep] = []
-        steps.reserveCapacity(key.segments.count + 1)
-        for (index, shape) in key.segments.enumerated() {
-            switch shape {
-            case .literal(let bytes):
-                // A decoded '/' stays inside its segment: the tree spells it as NUL, which no
-                // valid URL holds (docs/SEMANTICS.md §3.2), so it never reads as a separator.
-                // Most segments have none, and share the key's bytes.
-                steps.append(.literal(bytes.contains(UInt8(ascii: "/")) ? bytes.map { $0 == UInt8(ascii: "/") ? 0 : $0 } : bytes))
-            case .parameter:
-                steps.append(.parameter)
-            case .constrained(let constraint):
-                let pointer: UnsafeRawPointer? = if case .regex = constraint { resolved[index] } else { nil }
-                steps.append(.edge(code: BuiltinCode.of(constraint).rawValue, matcher: pointer))
-            case .partial:
-                steps.append(.edge(code: BuiltinCode.partial.rawValue, matcher: resolved[index]))
-            case .wildcard:
-                steps.append(.wildcard)
-            }
+    }
+
+    /// How many steps the path has: one per segment, then the end unless a wildcard ends it.
+    var stepCount: Int { key.segments.count + (endsWithWildcard ? 0 : 1) }
+
+    /// Step `index` of the path as the tree spells it. Read from the key where it lies: a
+    /// variant is made for every add, and a list of its steps would be one more allocation.
+    func step(at index: Int) -> PathStep {
+        guard index < key.segments.count else { return .end }
+        switch key.segments[index] {
+        case .literal(let bytes):
+            // A decoded '/' stays inside its segment: the tree spells it as NUL, which no valid
+            // URL holds (docs/SEMANTICS.md §3.2), so it never reads as a separator. Most
+            // segments have none, and share the key's bytes.
+            return .literal(bytes.contains(UInt8(ascii: "/")) ? bytes.map { $0 == UInt8(ascii: "/") ? 0 : $0 } : bytes)
+        case .parameter:
+            return .parameter
+        case .constrained(let constraint):
+            let pointer: UnsafeRawPointer? = if case .regex = constraint { resolved[index] } else { nil }
+            return .edge(code: BuiltinCode.of(constraint).rawValue, matcher: pointer)
+        case .partial:
+            return .edge(code: BuiltinCode.partial.rawValue, matcher: resolved[index])
+        case .wildcard:
+            return .wildcard
         }
-        if !Self.endsWithWildcard(key) { steps.append(.end) }
-        self.steps = steps
+    }
+
+    /// Whether the path has only literal segments (and its end).
+    var isStatic: Bool {
+        key.segments.allSatisfy { shape in
+            if case .literal = shape { return true }
+            return false
+        }
     }
 
     /// Whether the key's last segment is a wildcard (a pattern match: `==` on the shape would
@@ -43,19 +55,20 @@ struct RouteVariant {
         return false
     }
 
-    /// ``SegmentRank`` of each segment, then of the tail.
-    var ranks: [UInt8] {
-        var ranks = key.segments.map { shape -> UInt8 in
+    /// Writes the ``SegmentRank`` of each segment, then of the tail, into `ranks` (emptied first:
+    /// the caller's buffer, reused from variant to variant).
+    func writeRanks(into ranks: inout [UInt8]) {
+        ranks.removeAll(keepingCapacity: true)
+        for shape in key.segments {
             switch shape {
-            case .literal: return SegmentRank.literal.rawValue
-            case .partial: return SegmentRank.partial.rawValue
-            case .constrained: return SegmentRank.constraint.rawValue
-            case .parameter: return SegmentRank.parameter.rawValue
-            case .wildcard: return SegmentRank.wildcard.rawValue
+            case .literal: ranks.append(SegmentRank.literal.rawValue)
+            case .partial: ranks.append(SegmentRank.partial.rawValue)
+            case .constrained: ranks.append(SegmentRank.constraint.rawValue)
+            case .parameter: ranks.append(SegmentRank.parameter.rawValue)
+            case .wildcard: ranks.append(SegmentRank.wildcard.rawValue)
             }
         }
-        if !Self.endsWithWildcard(key) { ranks.append(SegmentRank.end.rawValue) }
-        return ranks
+        if !endsWithWildcard { ranks.append(SegmentRank.end.rawValue) }
     }
 
     var endsWithWildcard: Bool { Self.endsWithWildcard(key) }

@@ -158,19 +158,14 @@ struct TreeEditor {
     /// one's labels only while the table has a map to keep (with dynamic routes there is none,
     /// and one is rebuilt from the tree if they all go).
     private mutating func note(_ variant: RouteVariant, added: Bool) {
-        let isStatic = variant.steps.allSatisfy { step in
-            switch step {
-            case .literal, .end: return true
-            default: return false
-            }
-        }
+        let isStatic = variant.isStatic
         guard isStatic else {
             dynamicDelta += added ? 1 : -1
             return
         }
         guard keepsStaticPaths else { return }
-        staticEdits.append(variant.steps.compactMap { step in
-            if case .literal(let label) = step { return label }
+        staticEdits.append((0..<variant.key.segments.count).compactMap { index in
+            if case .literal(let label) = variant.step(at: index) { return label }
             return nil
         })
     }
@@ -212,8 +207,8 @@ struct TreeEditor {
     private mutating func path(in root: inout EditChild, for variant: RouteVariant,
                                creating: Bool) -> (Int, Bool)? {
         var index = editable(&root)
-        for step in variant.steps {
-            switch step {
+        for position in 0..<variant.stepCount {
+            switch variant.step(at: position) {
             case .literal(let label):
                 guard let reached = literalChild(of: index, label, creating: creating) else { return nil }
                 index = reached
