@@ -42,8 +42,9 @@ extension TreeEditor {
     /// `nil` when there is none.
     mutating func findChild(_ label: [UInt8], hash: UInt64, in ref: inout EditChunkRef, level: Int) -> Int? {
         let chunk = editableChunk(&ref, level: level)
+        // A hash level has one slot for the hash; the collision level is a list to search.
         let slots = level >= LiteralChildren.hashLevels
-            ? Array(chunks[chunk].slots.indices) : [LiteralChildren.slot(hash, level: level)]
+            ? chunks[chunk].slots.indices : LiteralChildren.slot(hash, level: level)..<(LiteralChildren.slot(hash, level: level) + 1)
         for slot in slots {
             switch chunks[chunk].slots[slot] {
             case .empty:
