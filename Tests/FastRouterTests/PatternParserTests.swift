@@ -331,6 +331,10 @@ struct RejectedPattern: CustomTestStringConvertible, Sendable {
         // PCRE2 compile errors: offset of the regex plus PCRE2's offset
         RejectedPattern("/{x:a(}", 6, .invalidRegex), RejectedPattern("/a/{x:[z-a]}", 9, .invalidRegex),
         RejectedPattern("/{x:*a}", 4, .invalidRegex), RejectedPattern("myapp://{x:a)}", 12, .invalidRegex),
+        // regexes compile once the whole pattern reads well: a syntax error after a bad regex comes first
+        RejectedPattern("/{x:a(}/a b", 9), RejectedPattern("/{x:[z-a]}/{x}", 11),
+        // whole-segment placeholders and partial segments read alike
+        RejectedPattern("/{x}{y}", 4), RejectedPattern("/{x", 1), RejectedPattern("/{}", 1),
     ]
 
     @Test(arguments: rejected)

@@ -34,11 +34,19 @@ package enum PatternParser {
         guard pattern.count <= maxLength else {
             throw RouterError(.invalidPattern, offset: maxLength, "pattern is longer than \(maxLength) bytes")
         }
-        // The reader holds the closure only while this call runs.
-        return try withoutActuallyEscaping(knownRegex) { (knownRegex) throws(RouterError) in
-            var reader = PatternReader(bytes: pattern, knownRegex: knownRegex)
-            return try reader.readPattern(webSchemes: webSchemes)
+        var reader = PatternReader(bytes: pattern)
+        var parsed = try reader.readPattern(webSchemes: webSchemes)
+        // Regexes compile once the whole pattern has read well, so its syntax errors come before
+        // a regex's compile error; and the reader holds no closure (one kept in a value costs an
+        // allocation per pattern).
+        for (source, offset) in reader.regexSources where parsed.regexes[source] == nil {
+            if let known = knownRegex(source) {
+                parsed.regexes[source] = known
+            } else {
+                parsed.regexes[source] = try CompiledRegex(source: source, patternOffset: offset)
+            }
         }
+        return parsed
     }
 }
 
@@ -55,14 +63,12 @@ private struct PatternReader {
     /// pattern names a few parameters, and scanning them beats hashing each name (the 8 KiB
     /// pattern limit bounds the quadratic worst case to a few million short comparisons).
     var names: [String] = []
-    /// Compiled regexes by source, so a source used twice compiles once.
-    var regexes: [String: CompiledRegex] = [:]
-    /// Regexes compiled before this pattern (by the router or the same batch), by source.
-    let knownRegex: (String) -> CompiledRegex?
+    /// Regex sources in order of first use, each once, with the offset of its constraint: what
+    /// ``PatternParser/parse(_:webSchemes:knownRegex:)`` compiles once the pattern has read well.
+    var regexSources: [(source: String, offset: Int)] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>, knownRegex: @escaping (String) -> CompiledRegex?) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.knownRegex = knownRegex
     }
 
     private var atEnd: Bool { position == bytes.count }
@@ -100,11 +106,11 @@ private struct PatternReader {
         if !bytes[position...].contains(UInt8(ascii: "(")) {
             // No group anywhere (not even a `(` inside a regex): one variant, read as it is.
             let segments = try readPathWithoutGroups()
-            return Pattern(scheme: scheme, host: host, variants: [segments], regexes: regexes)
+            return Pattern(scheme: scheme, host: host, variants: [segments])
         }
         let nodes = try readPath()
         let variants = try PatternExpansion.variants(of: nodes)
-        return Pattern(scheme: scheme, host: host, variants: variants, regexes: regexes)
+        return Pattern(scheme: scheme, host: host, variants: variants)
     }
 
     /// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by "://".
@@ -315,13 +321,19 @@ private struct PatternReader {
     private mutating func readPieces() throws(RouterError) -> Segment {
         // Most segments are plain ASCII literals: copied out in one allocation, no decoding.
         var end = position
-        while let current = byte(at: end), current != UInt8(ascii: "{"), ByteClass.isLiteralCharacter(current),
-              !ByteClass.endsSegment(current) {
+        // '{' and the bytes that end a segment are no literal characters.
+        while let current = byte(at: end), ByteClass.isLiteralCharacter(current) {
             end += 1
         }
         if end > position && (end == bytes.count || ByteClass.endsSegment(bytes[end])) {
             defer { position = end }
             return .literal(Array(UnsafeBufferPointer(rebasing: bytes[position..<end])))
+        }
+        // A placeholder that is the whole segment, the next most common: no pieces to collect.
+        if end == position, bytes[position] == UInt8(ascii: "{"), let close = try? matchingBrace(from: position),
+           close + 1 == bytes.count || ByteClass.endsSegment(bytes[close + 1]),
+           case .parameter(let name, let constraint) = try readBracedPlaceholder() {
+            return constraint.map { .constrained(name: name, $0) } ?? .parameter(name: name)
         }
         var pieces: [PartialPiece] = []
         var text = DecodedText()
@@ -479,7 +491,7 @@ private struct PatternReader {
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
         if raw.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             // Printable ASCII (a built-in name, most regexes): nothing to reject or decode.
-            return try constraint(String(decoding: raw, as: UTF8.self), at: start)
+            return constraint(String(decoding: raw, as: UTF8.self), at: start)
         }
         var text = DecodedText()
         for index in start..<end {
@@ -491,19 +503,13 @@ private struct PatternReader {
             text.append(current, from: index)
         }
         try text.validate()
-        return try constraint(String(decoding: text.bytes, as: UTF8.self), at: start)
+        return constraint(String(decoding: text.bytes, as: UTF8.self), at: start)
     }
 
-    /// The built-in constraint named `source`, or `source` as a regex, compiled unless known.
-    private mutating func constraint(_ source: String, at start: Int) throws(RouterError) -> Constraint {
+    /// The built-in constraint named `source`, or `source` as a regex (noted for compiling).
+    private mutating func constraint(_ source: String, at start: Int) -> Constraint {
         if let builtin = Constraint(builtinName: source) { return builtin }
-        if regexes[source] == nil {
-            if let known = knownRegex(source) {
-                regexes[source] = known
-            } else {
-                regexes[source] = try CompiledRegex(source: source, patternOffset: start)
-            }
-        }
+        if !regexSources.contains(where: { $0.source == source }) { regexSources.append((source, start)) }
         return .regex(source)
     }
 
@@ -588,8 +594,16 @@ private enum ByteClass {
     }
 
     /// A raw ASCII byte allowed in a literal (`%` escapes and bytes ≥ 0x80 are handled apart).
-    static func isLiteralCharacter(_ byte: UInt8) -> Bool {
-        ASCII.isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+    @inline(__always) static func isLiteralCharacter(_ byte: UInt8) -> Bool {
+        byte < 64 ? literalMask.low >> byte & 1 != 0 : byte < 128 && literalMask.high >> (byte &- 64) & 1 != 0
+    }
+
+    /// ``isLiteralCharacter(_:)`` as one bit per ASCII byte, made once from the rule: every byte
+    /// of a literal is tested, and the rule's branches cost more than the patterns' other work.
+    private static let literalMask: (low: UInt64, high: UInt64) = (0..<UInt8(128)).reduce((0, 0)) { mask, byte in
+        guard ASCII.isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+        else { return mask }
+        return byte < 64 ? (mask.0 | 1 << byte, mask.1) : (mask.0, mask.1 | 1 << (byte - 64))
     }
 
     /// A raw byte allowed in a host (`%` escapes are handled apart).
