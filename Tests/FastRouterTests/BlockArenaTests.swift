@@ -2,7 +2,7 @@
 import Testing
 
 /// The tree's block arena (docs/ARCHITECTURE.md, "Tree memory"): system blocks first, then
-/// regions carved into size classes, freed blocks reused, every block starting a cache line.
+/// regions carved into size classes, freed blocks reused, every region block starting a cache line.
 @Suite struct BlockArenaTests {
     /// Allocates from `arena` until it has mapped a region.
     private static func fillSystemShare(_ arena: BlockArena) -> [UnsafeMutableRawPointer] {
@@ -17,7 +17,7 @@ import Testing
         for size in [40, 64, 80, 200, 1000, 2048] { blocks.append(arena.allocate(byteCount: size)) }
         #expect(arena.regionCount == 0)
         for block in blocks {
-            #expect(UInt(bitPattern: block) % 64 == 0, "every block starts a cache line")
+            #expect(UInt(bitPattern: block) % UInt(BlockArena.systemAlignment) == 0, "a system block is aligned as malloc aligns")
             arena.deallocate(block)
         }
     }

@@ -74,6 +74,8 @@ private struct TreeCensus {
         }
     }
 
-    /// A block's size as allocated: every block starts a cache line (``Node/blockAlignment``).
+    /// A block's size as allocated: its size class in a region (a multiple of
+    /// ``Node/blockAlignment``). A small router's blocks come from the system allocator and
+    /// take a little less; the large tables the breakdown is for are nearly all in regions.
     static func allocated(_ bytes: Int) -> Int { (bytes + Node.blockAlignment - 1) & ~(Node.blockAlignment - 1) }
 }

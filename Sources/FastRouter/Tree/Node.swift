@@ -21,9 +21,11 @@
 ///     label bytes, then at least 8 zero bytes (only for a label longer than 16 bytes: a shorter
 ///     one is all in ``labelHead`` and ``labelTail``)
 ///
-/// The block starts a cache line, so the header and the 24 bytes after it (the first block of
-/// tags and the first child's address, or a leaf's whole terminal, see ``Terminal``) are one
-/// line: at a million routes, lines fetched are most of a lookup's time.
+/// In a large table the block starts a cache line (``BlockArena``'s regions), so the header and
+/// the 24 bytes after it (the first block of tags and the first child's address, or a leaf's
+/// whole terminal, see ``Terminal``) are one line: at a million routes, lines fetched are most of
+/// a lookup's time. A small table's blocks come from the system allocator, 16-byte aligned: its
+/// lines stay in the caches.
 struct Node: BitwiseCopyable {
     /// The block's address. Nodes are compared by identity.
     let base: UnsafeMutableRawPointer
@@ -96,8 +98,8 @@ struct Node: BitwiseCopyable {
     }
 
     static let headerSize = 40
-    /// A cache line: where every block starts (see above). It costs about 7 bytes a route at a
-    /// million routes, against 8-byte alignment.
+    /// A cache line: where every region block starts (see above). It costs about 7 bytes a
+    /// route at a million routes, against 8-byte alignment.
     static let blockAlignment = 64
     static let edgeSize = MemoryLayout<Edge>.stride
     static let terminalSize = MemoryLayout<Terminal>.stride

@@ -138,7 +138,8 @@ enum TreeInvariants {
             maxKey = max(maxKey, node.parameterChild.maxKey)
         }
         precondition(node.maxKey == maxKey, "invariant: maxKey is the best key below")
-        precondition(UInt(bitPattern: node.base) % UInt(Node.blockAlignment) == 0, "invariant: a node starts a cache line")
+        // A region's blocks start a cache line; the system allocator's are 16-byte aligned.
+        precondition(UInt(bitPattern: node.base) % UInt(BlockArena.systemAlignment) == 0, "invariant: a node is aligned")
         let leaf = !node.hasParameter && node.literalCount == 0 && node.edgeCount == 0 && node.wildcardCount == 0
         precondition(node.isLeafOnly == leaf, "invariant: the leaf flag")
         let dynamic = node.hasParameter || node.edgeCount > 0 || node.wildcardCount > 0
