@@ -322,7 +322,8 @@ private struct PatternReader {
         // Most segments are plain ASCII literals: copied out in one allocation, no decoding.
         var end = position
         // '{' and the bytes that end a segment are no literal characters.
-        while let current = byte(at: end), ByteClass.isLiteralCharacter(current) {
+        let literal = ByteClass.literalCharacters
+        while let current = byte(at: end), literal.contains(current) {
             end += 1
         }
         if end > position && (end == bytes.count || ByteClass.endsSegment(bytes[end])) {
@@ -537,6 +538,8 @@ private struct PatternReader {
         guard !names.contains(name) else {
             throw failure(offset, "duplicate parameter name '\(name)'")
         }
+        // Room for a route's usual few names at once, not regrown name by name.
+        if names.isEmpty { names.reserveCapacity(8) }
         names.append(name)
     }
 }
@@ -583,6 +586,22 @@ private struct DecodedText {
     }
 }
 
+/// A set of ASCII bytes as two words of bits.
+private struct ASCIIMask {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// The ASCII bytes for which `rule` holds.
+    init(_ rule: (UInt8) -> Bool) {
+        for byte in 0..<UInt8(64) where rule(byte) { low |= 1 << byte }
+        for byte in 64..<UInt8(128) where rule(byte) { high |= 1 << (byte - 64) }
+    }
+
+    @inline(__always) func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low >> byte & 1 != 0 : byte < 128 && high >> (byte &- 64) & 1 != 0
+    }
+}
+
 /// The pattern grammar's byte classes, on top of ``ASCII``'s.
 private enum ByteClass {
     static func isNameStart(_ byte: UInt8) -> Bool { ASCII.isAlpha(byte) || byte == UInt8(ascii: "_") }
@@ -594,16 +613,12 @@ private enum ByteClass {
     }
 
     /// A raw ASCII byte allowed in a literal (`%` escapes and bytes ≥ 0x80 are handled apart).
-    @inline(__always) static func isLiteralCharacter(_ byte: UInt8) -> Bool {
-        byte < 64 ? literalMask.low >> byte & 1 != 0 : byte < 128 && literalMask.high >> (byte &- 64) & 1 != 0
-    }
+    static func isLiteralCharacter(_ byte: UInt8) -> Bool { literalCharacters.contains(byte) }
 
-    /// ``isLiteralCharacter(_:)`` as one bit per ASCII byte, made once from the rule: every byte
-    /// of a literal is tested, and the rule's branches cost more than the patterns' other work.
-    private static let literalMask: (low: UInt64, high: UInt64) = (0..<UInt8(128)).reduce((0, 0)) { mask, byte in
-        guard ASCII.isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
-        else { return mask }
-        return byte < 64 ? (mask.0 | 1 << byte, mask.1) : (mask.0, mask.1 | 1 << (byte - 64))
+    /// The bytes of ``isLiteralCharacter(_:)``, one bit each, made once from the rule: every
+    /// byte of a literal is tested, and the rule's branches cost more than a pattern's other work.
+    static let literalCharacters = ASCIIMask { byte in
+        ASCII.isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
     }
 
     /// A raw byte allowed in a host (`%` escapes are handled apart).

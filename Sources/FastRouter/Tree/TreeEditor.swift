@@ -163,7 +163,9 @@ struct TreeEditor {
             dynamicDelta += added ? 1 : -1
             return
         }
-        guard keepsStaticPaths else { return }
+        // Past the refresh limit the map is rebuilt from the tree, whatever the edits were: one
+        // more than the limit says so (a batch of a million static routes lists no more).
+        guard keepsStaticPaths, staticEdits.count <= StaticPathsEditor.refreshLimit else { return }
         staticEdits.append((0..<variant.key.segments.count).compactMap { index in
             if case .literal(let label) = variant.step(at: index) { return label }
             return nil
