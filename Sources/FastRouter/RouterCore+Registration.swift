@@ -81,11 +81,15 @@ extension RouterCore {
                 // landing changes.
                 let context = BatchPreparation.Context(regexes: state.regexes, templates: state.templates,
                                                        webSchemes: options.webSchemes, names: names)
+                // One buffer for every route's variants (the last call's), each taken out of it,
+                // not copied: a variant holds arrays.
+                var variants = batch.spareVariants
+                batch.spareVariants = []
+                defer { batch.spareVariants = variants }
                 for registration in registrations {
                     let methods = try self.methods.set(of: registration.methods)
                     let methodSet = try state.methodSetIndex(methods)
-                    // Taken out of the list, not copied from it: a variant holds arrays.
-                    var variants = try batch.prepare(registration, methods, methodSet, context)
+                    try batch.prepare(registration, methods, methodSet, context, into: &variants)
                     variants.reverse()
                     while let (variant, terminal) = variants.popLast() {
                         guard editor.add(variant, terminal) else { throw duplicate }

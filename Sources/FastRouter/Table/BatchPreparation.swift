@@ -1,7 +1,7 @@
 /// What a batch collects while its routes are prepared (parsed, expanded and made into
-/// variants and terminals, see ``prepare(_:_:_:_:)``), before it lands. The writer keeps one
+/// variants and terminals, see ``prepare(_:_:_:_:into:)``), before it lands. The writer keeps one
 /// between calls (``WriterState/spareBatch``) for its buffers.
-struct BatchPreparation: Sendable {
+struct BatchPreparation {
     /// What preparing a route reads of its router: a snapshot taken under the writer lock. The
     /// dictionaries are shared, not copied; the writer drops the snapshot before the batch lands
     /// and changes them.
@@ -27,6 +27,8 @@ struct BatchPreparation: Sendable {
     var spareNames: [(name: String, segment: Int32)] = []
     /// The segment ranks of the variant being made, kept for the same reason.
     var spareRanks: [UInt8] = []
+    /// Room for a route's variants (see ``prepare(_:_:_:_:into:)``), kept between calls.
+    var spareVariants: [(RouteVariant, Terminal)] = []
 
     /// Starts a registration call whose first route gets `firstSequence`.
     mutating func begin(firstSequence: UInt64) {
@@ -44,11 +46,12 @@ struct BatchPreparation: Sendable {
 }
 
 extension BatchPreparation {
-    /// Parses one route and builds its variants (one per expansion) for `methods`, recording
+    /// Parses one route and builds its variants (one per expansion) for `methods` into
+    /// `variants` (emptied first: the caller's buffer, reused from route to route), recording
     /// what the route shares with others and its method set's index (`methodSet`). Reads no
     /// router state but `context`'s snapshot, and interns names and shapes in the process's tables.
     mutating func prepare(_ registration: RouterCore.Registration, _ methods: MethodSet, _ methodSet: UInt16,
-                          _ context: Context) throws(RouterError) -> [(RouteVariant, Terminal)] {
+                          _ context: Context, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
         let pattern = try registration.withPattern { bytes in
             Result { () throws(RouterError) in
                 try PatternParser.parse(bytes, webSchemes: context.webSchemes) { source in
@@ -63,15 +66,13 @@ extension BatchPreparation {
             regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
         }
         var templateKeys = Set<[DuplicateKey.Piece]>()
-        var variants: [(RouteVariant, Terminal)] = []
-        variants.reserveCapacity(pattern.variants.count)
+        variants.removeAll(keepingCapacity: true)
         for (expansion, segments) in pattern.variants.enumerated() {
             variants.append(try makeVariant(pattern, segments, regexPointers, context, &templateKeys, registration, methods,
                                             expansion: expansion))
         }
         routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count, methodSet))
         sequence += 1
-        return variants
     }
 
     private mutating func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
