@@ -63,7 +63,6 @@ extension RouterCore {
     /// its regexes and its partial templates' shapes, each once (what it counted as uses).
     func storedShape(of index: UInt32, _ state: borrowing WriterState)
         -> (variants: [RouteVariant], regexSources: [String], templateKeys: [[DuplicateKey.Piece]]) {
-        let record = state.routes.records[Int(index)]
         let text = state.routes.pattern(of: index)
         let parsed = withUTF8(text) { bytes in
             Result { () throws(RouterError) in
@@ -75,20 +74,21 @@ extension RouterCore {
         }
         var templateKeys = Set<[DuplicateKey.Piece]>()
         let variants = pattern.variants.indices.map { expansion in
-            let key = DuplicateKey(pattern, expansion: expansion, priority: record.priority)
-            var resolved: [UnsafeRawPointer?] = Array(repeating: nil, count: key.segments.count)
-            for (position, shape) in key.segments.enumerated() {
-                switch shape {
-                case .constrained(.regex(let source)):
+            let segments = pattern.variants[expansion]
+            var resolved: [UnsafeRawPointer?] = Array(repeating: nil, count: segments.count)
+            for (position, segment) in segments.enumerated() {
+                switch segment {
+                case .constrained(_, .regex(let source)):
                     resolved[position] = UnsafeRawPointer(Unmanaged.passUnretained(state.regexes[source]!.regex).toOpaque())
-                case .partial(let pieces):
+                case .partial(let parts):
+                    let pieces = parts.map(DuplicateKey.Piece.init)
                     resolved[position] = UnsafeRawPointer(Unmanaged.passUnretained(state.templates[pieces]!.template).toOpaque())
                     templateKeys.insert(pieces)
                 default:
                     break
                 }
             }
-            return RouteVariant(key: key, resolved: resolved, expansion: expansion)
+            return RouteVariant(pattern, expansion: expansion, resolved: resolved)
         }
         // As registration counts them: every regex of the pattern, every template of a variant.
         return (variants, Array(pattern.regexes.keys), Array(templateKeys))

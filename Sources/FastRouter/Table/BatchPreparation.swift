@@ -83,42 +83,41 @@ extension BatchPreparation {
         spareNames = []
         defer { spareNames = names }
         names.removeAll(keepingCapacity: true)
-        for (index, segment) in segments.enumerated() {
-            switch segment {
-            case .parameter(let name), .constrained(let name, _), .wildcard(let name):
-                names.append((name, Int32(index)))
-            case .partial(let pieces):
-                for case .parameter(let name, _) in pieces { names.append((name, -1)) }
-            case .literal:
-                break
-            }
-        }
-        // The trie's path is the key's segment shapes; regexes and partial templates are shared
-        // by source and by shape, so equal shapes reach one node.
-        let key = DuplicateKey(pattern, expansion: expansion, priority: registration.priority)
+        spareRanks.removeAll(keepingCapacity: true)
+        // One pass over the segments: their names, their ranks, and the regexes and partial
+        // templates the tree's edges point to. Those are shared by source and by shape, so equal
+        // segment shapes reach one node.
         var resolved: [UnsafeRawPointer?] = []
-        for (index, shape) in key.segments.enumerated() {
-            let pointer: UnsafeRawPointer?
-            switch shape {
-            case .constrained(.regex(let source)):
-                pointer = regexPointers[source]
-            case .partial(let pieces):
+        for (index, segment) in segments.enumerated() {
+            spareRanks.append(RouteVariant.rank(of: segment).rawValue)
+            let pointer: UnsafeRawPointer
+            switch segment {
+            case .literal:
+                continue
+            case .parameter(let name), .wildcard(let name):
+                names.append((name, Int32(index)))
+                continue
+            case .constrained(let name, let constraint):
+                names.append((name, Int32(index)))
+                guard case .regex(let source) = constraint else { continue }
+                pointer = regexPointers[source]!
+            case .partial(let parts):
+                for case .parameter(let name, _) in parts { names.append((name, -1)) }
+                let pieces = parts.map(DuplicateKey.Piece.init)
                 let template = context.templates[pieces]?.template ?? templates[pieces]
                     ?? PartialTemplate(pieces, regexPointers: regexPointers)
                 if context.templates[pieces] == nil { templates[pieces] = template }
                 templateKeys.insert(pieces)
                 pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
-            default:
-                continue
             }
-            if resolved.isEmpty { resolved = Array(repeating: nil, count: key.segments.count) }
+            if resolved.isEmpty { resolved = Array(repeating: nil, count: segments.count) }
             resolved[index] = pointer
         }
         let layout = try context.names.internLayout(names)
-        let variant = RouteVariant(key: key, resolved: resolved, expansion: expansion)
-        variant.writeRanks(into: &spareRanks)
+        let variant = RouteVariant(pattern, expansion: expansion, resolved: resolved)
+        if !variant.endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
         let shape = context.names.internShape(layout: layout, nameCount: names.count, ranks: spareRanks,
-                                           host: variant.hostBytes, hostRank: key.host.rank, priority: registration.priority,
+                                           host: variant.hostBytes, hostRank: pattern.host.rank, priority: registration.priority,
                                            expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
                                            methods: methods)
         let terminal = Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)

@@ -138,7 +138,7 @@ struct TreeEditor {
     /// Adds one expansion of a route. Returns `false`, changing nothing readers can see, when a
     /// route with the same ``DuplicateKey`` and an overlapping method set is there already.
     mutating func add(_ variant: RouteVariant, _ terminal: Terminal) -> Bool {
-        let table = tableIndex(variant.key.table, create: true)!
+        let table = tableIndex(variant.table, create: true)!
         var root = roots[table].root
         let (index, isWildcard) = path(in: &root, for: variant, creating: true)!
         roots[table].root = root
@@ -166,7 +166,7 @@ struct TreeEditor {
         // Past the refresh limit the map is rebuilt from the tree, whatever the edits were: one
         // more than the limit says so (a batch of a million static routes lists no more).
         guard keepsStaticPaths, staticEdits.count <= StaticPathsEditor.refreshLimit else { return }
-        staticEdits.append((0..<variant.key.segments.count).compactMap { index in
+        staticEdits.append((0..<variant.segments.count).compactMap { index in
             if case .literal(let label) = variant.step(at: index) { return label }
             return nil
         })
@@ -176,7 +176,7 @@ struct TreeEditor {
     /// (its record's ``RouteStore/Record/sequence``); returns its terminal.
     @discardableResult
     mutating func remove(_ variant: RouteVariant, sequence: UInt64) -> Terminal? {
-        guard let table = tableIndex(variant.key.table, create: false) else { return nil }
+        guard let table = tableIndex(variant.table, create: false) else { return nil }
         var root = roots[table].root
         let found = path(in: &root, for: variant, creating: false)
         roots[table].root = root
