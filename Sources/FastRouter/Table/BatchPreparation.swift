@@ -27,6 +27,8 @@ struct BatchPreparation {
     var spareNames: [(name: String, segment: Int32)] = []
     /// The segment ranks of the variant being made, kept for the same reason.
     var spareRanks: [UInt8] = []
+    /// The layouts this writer interned lately.
+    var layouts = LayoutCache()
     /// Room for a route's variants (see ``prepare(_:_:_:_:into:)``), kept between calls.
     var spareVariants: [(RouteVariant, Terminal)] = []
 
@@ -40,8 +42,8 @@ struct BatchPreparation {
         // Most calls have no regex or template: an empty dictionary is left as it is.
         if !regexes.isEmpty { regexes.removeAll(keepingCapacity: true) }
         if !templates.isEmpty { templates.removeAll(keepingCapacity: true) }
-        routes.removeAll(keepingCapacity: true)
-        spareNames.removeAll(keepingCapacity: true)
+        routes.clearKeepingCapacity()
+        spareNames.clearKeepingCapacity()
     }
 }
 
@@ -66,7 +68,7 @@ extension BatchPreparation {
             regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
         }
         var templateKeys = Set<[DuplicateKey.Piece]>()
-        variants.removeAll(keepingCapacity: true)
+        variants.clearKeepingCapacity()
         for (expansion, segments) in pattern.variants.enumerated() {
             variants.append(try makeVariant(pattern, segments, regexPointers, context, &templateKeys, registration, methods,
                                             expansion: expansion))
@@ -82,8 +84,8 @@ extension BatchPreparation {
         var names = spareNames
         spareNames = []
         defer { spareNames = names }
-        names.removeAll(keepingCapacity: true)
-        spareRanks.removeAll(keepingCapacity: true)
+        names.clearKeepingCapacity()
+        spareRanks.clearKeepingCapacity()
         // One pass over the segments: their names, their ranks, and the regexes and partial
         // templates the tree's edges point to. Those are shared by source and by shape, so equal
         // segment shapes reach one node.
@@ -113,13 +115,13 @@ extension BatchPreparation {
             if resolved.isEmpty { resolved = Array(repeating: nil, count: segments.count) }
             resolved[index] = pointer
         }
-        let layout = try context.names.internLayout(names)
+        let layout = try layouts.layout(of: names, in: context.names)
         let variant = RouteVariant(pattern, expansion: expansion, resolved: resolved)
         if !variant.endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
         let shape = context.names.internShape(layout: layout, nameCount: names.count, ranks: spareRanks,
-                                           host: variant.hostBytes, hostRank: pattern.host.rank, priority: registration.priority,
-                                           expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
-                                           methods: methods)
+                                              host: variant.hostBytes, hostRank: pattern.host.rank, priority: registration.priority,
+                                              expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
+                                              methods: methods)
         let terminal = Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)
         return (variant, terminal)
     }

@@ -74,13 +74,13 @@ struct TreeEditor {
 
     /// Forgets the edit (published or dropped), keeping the buffers' room for the next.
     mutating func end() {
-        roots.removeAll(keepingCapacity: true)
+        roots.clearKeepingCapacity()
         nodeCount = 0
         chunkCount = 0
-        patches.removeAll(keepingCapacity: true)
-        replaced.removeAll(keepingCapacity: true)
-        staticEdits.removeAll(keepingCapacity: true)
-        frozen.removeAll(keepingCapacity: true)
+        patches.clearKeepingCapacity()
+        replaced.clearKeepingCapacity()
+        staticEdits.clearKeepingCapacity()
+        frozen.clearKeepingCapacity()
         written = 0
         dynamicDelta = 0
     }
@@ -301,7 +301,7 @@ struct TreeEditor {
             // One more than an index holds: into chunks.
             var root = EditChunkRef.editing(makeChunk(level: 0))
             for entry in nodes[index].literals.list { insert(entry.child, hash: entry.hash, into: &root, level: 0) }
-            nodes[index].literals.list.removeAll(keepingCapacity: true)
+            nodes[index].literals.list.clearKeepingCapacity()
             nodes[index].literals.root = root
         }
         return fresh
@@ -322,7 +322,7 @@ struct TreeEditor {
         self.arena = arena
         defer { self.arena = nil }
         var result: [(scheme: [UInt8]?, root: Node)] = []
-        frozen.removeAll(keepingCapacity: true)
+        frozen.clearKeepingCapacity()
         frozen.append(contentsOf: repeatElement(nil, count: nodeCount))
         for position in roots.indices {
             let root = roots[position].root
@@ -353,7 +353,7 @@ struct TreeEditor {
         var stack = freezeStack
         freezeStack = []
         defer {
-            stack.removeAll(keepingCapacity: true)
+            stack.clearKeepingCapacity()
             freezeStack = stack
         }
         pushEditedChildren(of: index, onto: &stack)
@@ -444,7 +444,7 @@ struct TreeEditor {
         }
         let literals = freezeLiterals(nodes[index].literals, scratch: &list)
         let parameter = nodes[index].parameter.flatMap { freezeChild($0) }
-        edges.removeAll(keepingCapacity: true)
+        edges.clearKeepingCapacity()
         for position in nodes[index].edges.indices {
             let entry = nodes[index].edges[position]
             if let child = freezeChild(entry.child) {
@@ -490,12 +490,12 @@ struct EditNode {
         source = nil
         newestPatch = -1
         patchCount = 0
-        if !literals.list.isEmpty { literals.list.removeAll(keepingCapacity: true) }
+        literals.list.clearKeepingCapacity()
         literals.root = nil
         parameter = nil
-        if !edges.isEmpty { edges.removeAll(keepingCapacity: true) }
-        if !terminals.isEmpty { terminals.removeAll(keepingCapacity: true) }
-        if !wildcards.isEmpty { wildcards.removeAll(keepingCapacity: true) }
+        edges.clearKeepingCapacity()
+        terminals.clearKeepingCapacity()
+        wildcards.clearKeepingCapacity()
     }
 
     /// Makes it (empty) a whole copy of published `node`: its children published.
