@@ -27,7 +27,8 @@ package final class BlockArena {
     static let slabsPerRegion = regionSize / slabSize
     /// Size classes are multiples of a cache line (every region block starts one, ``Node/blockAlignment``).
     static let granule = 64
-    /// The alignment of blocks from the system allocator: what it gives every allocation.
+    /// The alignment of blocks from the system allocator: what `malloc` gives every allocation
+    /// on the 64-bit platforms FastRouter supports.
     static let systemAlignment = 16
     /// The largest class: bigger blocks (a node of hundreds of terminals) come from the system.
     static let classCount = 32
@@ -88,11 +89,12 @@ package final class BlockArena {
         let sizeClass = (byteCount &+ Self.granule &- 1) / Self.granule
         guard sizeClass <= Self.classCount, state.pointee.systemTaken >= Self.systemBytes || !state.pointee.regions.isEmpty else {
             state.pointee.systemTaken &+= byteCount
-            // Aligned as the system allocator aligns anything (16 bytes): asking for a cache line
-            // would cost a memalign, five times a plain allocation, at every block of every
+            // A plain `malloc`, aligned as it aligns anything (16 bytes): asking for a cache line
+            // would cost a memalign, several times a plain allocation, at every block of every
             // small router's add. Its tree fits the caches, so a header split across two lines
             // costs nothing measurable there; only region blocks start a line.
-            return UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: Self.systemAlignment)
+            guard let block = malloc(byteCount) else { fatalError("FastRouter: out of memory allocating a tree block") }
+            return block
         }
         let size = sizeClass &* Self.granule
         state.pointee.unsettledBytes &+= size
@@ -116,7 +118,7 @@ package final class BlockArena {
         let address = UInt(bitPattern: block)
         let regionBase = address & ~UInt(Self.regionSize - 1)
         guard let region = state.pointee.regionNumbers[regionBase] else {
-            block.deallocate()
+            free(block)
             return
         }
         let sizeClass = Int(state.pointee.slabClasses[region &* Self.slabsPerRegion &+ Int((address &- regionBase) / UInt(Self.slabSize))])
