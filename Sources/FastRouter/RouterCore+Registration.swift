@@ -46,12 +46,14 @@ extension RouterCore {
     /// lock; readers never take it.
     /// - Complexity: O(total pattern length) plus the nodes the batch changes; one grace period.
     func add(_ registrations: [Registration]) throws(RouterError) {
-        for registration in registrations {
-            if registration.id == UInt64.max {
+        // By index, here and below: a registration read in place, not copied out (it holds a
+        // string and an array).
+        for index in registrations.indices {
+            if registrations[index].id == UInt64.max {
                 throw RouterError(.invalidArgument, offset: 0, "route id UINT64_MAX is reserved (FR_NO_ROUTE)")
             }
             // A terminal holds the payload or the id, never both (``Terminal/result``).
-            precondition((registration.payload != nil) == holdsPayloads, "a router's routes all carry a payload, or none does")
+            precondition((registrations[index].payload != nil) == holdsPayloads, "a router's routes all carry a payload, or none does")
         }
         try writer.withLock { (state) throws(RouterError) in
             // The buffers of the last registration call serve this one: a single add then
@@ -86,10 +88,10 @@ extension RouterCore {
                 var variants = batch.spareVariants
                 batch.spareVariants = []
                 defer { batch.spareVariants = variants }
-                for registration in registrations {
-                    let methods = try self.methods.set(of: registration.methods)
+                for index in registrations.indices {
+                    let methods = try self.methods.set(of: registrations[index].methods)
                     let methodSet = try state.methodSetIndex(methods)
-                    try batch.prepare(registration, methods, methodSet, context, into: &variants)
+                    try batch.prepare(registrations[index], methods, methodSet, context, into: &variants)
                     variants.reverse()
                     while let (variant, terminal) = variants.popLast() {
                         guard editor.add(variant, terminal) else { throw duplicate }
@@ -106,12 +108,13 @@ extension RouterCore {
             }
             state.routes.reserve(routes: registrations.count)
             var sequence = state.nextSequence
-            for (registration, route) in zip(registrations, batch.routes) {
+            for index in registrations.indices {
+                let route = batch.routes[index]
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
-                registration.withPattern { bytes in
-                    state.routes.add(id: registration.id, pattern: bytes, methodSet: route.methodSet, priority: registration.priority,
-                                     sequence: sequence)
+                registrations[index].withPattern { bytes in
+                    state.routes.add(id: registrations[index].id, pattern: bytes, methodSet: route.methodSet,
+                                     priority: registrations[index].priority, sequence: sequence)
                 }
                 sequence += 1
             }
