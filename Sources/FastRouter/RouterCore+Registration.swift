@@ -108,12 +108,13 @@ extension RouterCore {
             }
             state.routes.reserve(routes: registrations.count)
             var sequence = state.nextSequence
-            for index in registrations.indices {
-                let route = batch.routes[index]
+            for route in batch.sharedParts {
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
+            }
+            for index in registrations.indices {
                 registrations[index].withPattern { bytes in
-                    state.routes.add(id: registrations[index].id, pattern: bytes, methodSet: route.methodSet,
+                    state.routes.add(id: registrations[index].id, pattern: bytes, methodSet: batch.methodSets[index],
                                      priority: registrations[index].priority, sequence: sequence)
                 }
                 sequence += 1

@@ -18,8 +18,12 @@ struct BatchPreparation {
     var regexes: [String: CompiledRegex] = [:]
     /// Partial-segment templates the batch made, by shape (the router's are used where they exist).
     var templates: [[DuplicateKey.Piece]: PartialTemplate] = [:]
-    /// Per route: its regex sources and template shapes (each once) and its number of expansions.
-    var routes: [(regexSources: [String], templateKeys: [[DuplicateKey.Piece]], variantCount: Int, methodSet: UInt16)] = []
+    /// Per route of the call, its method set's index.
+    var methodSets: [UInt16] = []
+    /// For each route of the call with regexes or partial templates, their sources and shapes,
+    /// each once: what its registration counts as uses. Most routes have neither, and lists for
+    /// every route would cost a large batch a few dozen bytes per route.
+    var sharedParts: [(regexSources: [String], templateKeys: [[DuplicateKey.Piece]])] = []
     /// Registration order of the next route.
     var sequence: UInt64 = 0
     /// The parameters of the variant being made, kept so that each variant does not
@@ -42,7 +46,8 @@ struct BatchPreparation {
         // Most calls have no regex or template: an empty dictionary is left as it is.
         if !regexes.isEmpty { regexes.removeAll(keepingCapacity: true) }
         if !templates.isEmpty { templates.removeAll(keepingCapacity: true) }
-        routes.clearKeepingCapacity()
+        methodSets.clearKeepingCapacity()
+        sharedParts.clearKeepingCapacity()
         spareNames.clearKeepingCapacity()
     }
 }
@@ -73,7 +78,10 @@ extension BatchPreparation {
             variants.append(try makeVariant(pattern, segments, regexPointers, context, &templateKeys, registration, methods,
                                             expansion: expansion))
         }
-        routes.append((Array(pattern.regexes.keys), Array(templateKeys), variants.count, methodSet))
+        if !pattern.regexes.isEmpty || !templateKeys.isEmpty {
+            sharedParts.append((Array(pattern.regexes.keys), Array(templateKeys)))
+        }
+        methodSets.append(methodSet)
         sequence += 1
     }
 
