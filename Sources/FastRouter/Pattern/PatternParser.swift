@@ -59,10 +59,13 @@ private struct PatternReader {
     var position = 0
     /// Groups opened so far, nested ones included, to reject the ninth at its `(`.
     var groupCount = 0
-    /// Placeholder and wildcard names seen so far (`*` for an unnamed wildcard). An array: a
-    /// pattern names a few parameters, and scanning them beats hashing each name (the 8 KiB
-    /// pattern limit bounds the quadratic worst case to a few million short comparisons).
-    var names: [String] = []
+    /// Placeholder and wildcard names seen so far (`*` for an unnamed wildcard): the first few
+    /// in place, the rest in a list. A pattern names a few parameters, and scanning them beats
+    /// hashing each name (the 8 KiB pattern limit bounds the quadratic worst case to a few
+    /// million short comparisons); in place, a pattern's names cost no allocation.
+    var firstNames = InlineArray<8, String>(repeating: "")
+    var nameCount = 0
+    var moreNames: [String] = []
     /// Regex sources in order of first use, each once, with the offset of its constraint: what
     /// ``PatternParser/parse(_:webSchemes:knownRegex:)`` compiles once the pattern has read well.
     var regexSources: [(source: String, offset: Int)] = []
@@ -193,7 +196,9 @@ private struct PatternReader {
     /// patterns do not need.
     private mutating func readPathWithoutGroups() throws(RouterError) -> [Segment] {
         var segments: [Segment] = []
-        segments.reserveCapacity(bytes[position...].reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
+        // Room for most paths at once (a longer one grows): counting its slashes first would
+        // cost more than the list.
+        segments.reserveCapacity(8)
         var wildcardOffset: Int?
         while let current = byte(at: position) {
             switch current {
@@ -535,12 +540,13 @@ private struct PatternReader {
 
     /// Records a name, rejecting a second use anywhere in the pattern (all groups, wildcards included).
     private mutating func register(_ name: String, at offset: Int) throws(RouterError) {
-        guard !names.contains(name) else {
+        let inPlace = min(nameCount, firstNames.count)
+        for index in 0..<inPlace where firstNames[index] == name {
             throw failure(offset, "duplicate parameter name '\(name)'")
         }
-        // Room for a route's usual few names at once, not regrown name by name.
-        if names.isEmpty { names.reserveCapacity(8) }
-        names.append(name)
+        if moreNames.contains(name) { throw failure(offset, "duplicate parameter name '\(name)'") }
+        if nameCount < firstNames.count { firstNames[nameCount] = name } else { moreNames.append(name) }
+        nameCount += 1
     }
 }
 
