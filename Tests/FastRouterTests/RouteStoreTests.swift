@@ -55,6 +55,27 @@ import Testing
         #expect(index.find(ids[42]) { ids[Int($0)] } == 42)
     }
 
+    /// Record indexes past what the slots first give them widen the index (and shorten the
+    /// ids' fingerprints); every id stays found, and removals keep the others reachable.
+    @Test func idIndexWidensItsRecordIndexesAndKeepsFindingEveryId() {
+        var ids: [UInt64] = []
+        var index = RouteIDIndex(indexBits: 4)
+        for number in 0..<3000 {
+            // Sequential and clustered ids, as batches give them.
+            ids.append(number % 3 == 0 ? UInt64(number) : UInt64(number) << 40 | 7)
+            index.insert(UInt32(ids.count - 1), id: ids[ids.count - 1]) { ids[Int($0)] }
+        }
+        for (record, id) in ids.enumerated() {
+            #expect(index.find(id) { ids[Int($0)] } == UInt32(record))
+        }
+        #expect(index.find(UInt64.max - 1) { ids[Int($0)] } == nil)
+        for record in stride(from: 0, to: 3000, by: 2) { index.remove(ids[record]) { ids[Int($0)] } }
+        index.shrinkIfSparse { ids[Int($0)] }
+        for (record, id) in ids.enumerated() {
+            #expect(index.find(id) { ids[Int($0)] } == (record % 2 == 0 ? nil : UInt32(record)))
+        }
+    }
+
     @Test func batchesAddedToALargeRouterKeepEveryIdReachable() throws {
         let router = Router<Int>()
         try router.add(contentsOf: (0..<3000).map { Route("/first/\($0)/:x", id: UInt64($0), value: $0) })

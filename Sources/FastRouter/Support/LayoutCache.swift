@@ -15,10 +15,14 @@ struct LayoutCache {
         if names.isEmpty { return NameTable.emptyLayout }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for (name, segment) in names {
-            for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            // A name's length and end bytes, not all its bytes: a collision only costs a miss,
+            // and walking a string's bytes costs more than the rest of the lookup.
+            let utf8 = name.utf8
+            let ends = UInt64(utf8.first ?? 0) << 8 | UInt64(utf8.last ?? 0)
+            hash = (hash ^ (UInt64(utf8.count) << 16 | ends)) &* 0x100_0000_01B3
             hash = (hash ^ UInt64(UInt32(bitPattern: segment))) &* 0x100_0000_01B3
         }
-        let slot = Int(truncatingIfNeeded: hash % UInt64(Self.slotCount))
+        let slot = Int(truncatingIfNeeded: (hash ^ hash >> 32) % UInt64(Self.slotCount))
         if let cached = slots[slot], Self.same(cached.names, names) { return cached.layout }
         let layout = try store.internLayout(names)
         // A copy of its own: `names` is usually the caller's buffer, reused for the next route.
