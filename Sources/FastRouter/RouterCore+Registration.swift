@@ -56,22 +56,23 @@ extension RouterCore {
             precondition((registrations[index].payload != nil) == holdsPayloads, "a router's routes all carry a payload, or none does")
         }
         try writer.withLock { (state) throws(RouterError) in
-            // The buffers of the last registration call serve this one: a single add then
-            // allocates little for its bookkeeping.
-            var batch = state.spareBatch.take() ?? BatchPreparation()
-            batch.begin(firstSequence: state.nextSequence)
+            // The buffers of the last registration call serve this one, used where they are (not
+            // taken out and put back, which copies them): a single add then allocates little for
+            // its bookkeeping.
+            state.preparation.begin(firstSequence: state.nextSequence)
             var editor = state.spareEditor.take() ?? TreeEditor()
             editor.begin(tables.published)
             // A large batch makes about a node and a half per route: room for them at once, rather
             // than growing (and copying) the editor's nodes a dozen times.
             if registrations.count > Self.spareBufferRoutes { editor.reserveNodes(registrations.count * 2) }
             defer {
-                // A large batch's buffers are let go rather than held for the router's life.
                 if registrations.count <= Self.spareBufferRoutes {
-                    batch.end()
-                    state.spareBatch = batch
+                    state.preparation.end()
                     editor.end()
                     state.spareEditor = editor
+                } else {
+                    // A large batch's buffers are let go rather than held for the router's life.
+                    state.preparation = BatchPreparation()
                 }
             }
             let duplicate = RouterError(.duplicateRoute, offset: 0, registrations.allSatisfy { $0.methods.isEmpty }
@@ -85,13 +86,13 @@ extension RouterCore {
                                                        webSchemes: options.webSchemes, names: names)
                 // One buffer for every route's variants (the last call's), each taken out of it,
                 // not copied: a variant holds arrays.
-                var variants = batch.spareVariants
-                batch.spareVariants = []
-                defer { batch.spareVariants = variants }
+                var variants = state.preparation.spareVariants
+                state.preparation.spareVariants = []
+                defer { state.preparation.spareVariants = variants }
                 for index in registrations.indices {
                     let methods = try self.methods.set(of: registrations[index].methods)
                     let methodSet = try state.methodSetIndex(methods)
-                    try batch.prepare(registrations[index], methods, methodSet, context, into: &variants)
+                    try state.preparation.prepare(registrations[index], methods, methodSet, context, into: &variants)
                     variants.reverse()
                     while let (variant, terminal) = variants.popLast() {
                         guard editor.add(variant, terminal) else { throw duplicate }
@@ -102,24 +103,27 @@ extension RouterCore {
             tables.publish(&editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)
             state.maxCaptures = maxCaptures
             // The batch has landed: record it.
-            for (source, regex) in batch.regexes where state.regexes[source] == nil { state.regexes[source] = (regex, 0) }
-            for (key, template) in batch.templates where state.templates[key] == nil {
+            for (source, regex) in state.preparation.regexes where state.regexes[source] == nil {
+                state.regexes[source] = (regex, 0)
+            }
+            for (key, template) in state.preparation.templates where state.templates[key] == nil {
                 state.templates[key] = (template, 0)
             }
             state.routes.reserve(routes: registrations.count)
             var sequence = state.nextSequence
-            for route in batch.sharedParts {
+            for route in state.preparation.sharedParts {
                 for source in route.regexSources { state.regexes[source]!.uses += 1 }
                 for key in route.templateKeys { state.templates[key]!.uses += 1 }
             }
             for index in registrations.indices {
+                let methodSet = state.preparation.methodSets[index]
                 registrations[index].withPattern { bytes in
-                    state.routes.add(id: registrations[index].id, pattern: bytes, methodSet: batch.methodSets[index],
+                    state.routes.add(id: registrations[index].id, pattern: bytes, methodSet: methodSet,
                                      priority: registrations[index].priority, sequence: sequence)
                 }
                 sequence += 1
             }
-            state.nextSequence = batch.sequence
+            state.nextSequence = state.preparation.sequence
             routeCount.add(registrations.count, ordering: .relaxed)
             state.reclaimPayloads(router: tag)
         }

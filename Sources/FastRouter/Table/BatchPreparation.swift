@@ -1,6 +1,6 @@
 /// What a batch collects while its routes are prepared (parsed, expanded and made into
 /// variants and terminals, see ``prepare(_:_:_:_:into:)``), before it lands. The writer keeps one
-/// between calls (``WriterState/spareBatch``) for its buffers.
+/// between calls (``WriterState/preparation``) for its buffers.
 struct BatchPreparation {
     /// What preparing a route reads of its router: a snapshot taken under the writer lock. The
     /// dictionaries are shared, not copied; the writer drops the snapshot before the batch lands

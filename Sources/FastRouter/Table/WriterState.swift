@@ -11,8 +11,8 @@ struct WriterState: ~Copyable {
     /// Payloads of removed routes, released once no reader can hold them.
     var reclaimer = PayloadReclaimer()
     var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
-    /// Buffers of the last registration call, reused by the next (see ``RouterCore/add(_:)``).
-    var spareBatch: BatchPreparation?
+    /// What a registration call collects, its buffers kept for the next (see ``RouterCore/add(_:)``).
+    var preparation = BatchPreparation()
     /// The editor of the last change, its buffers kept for the next (see ``TreeEditor/end()``).
     var spareEditor: TreeEditor?
     /// Most parameters of any route registered so far: the captures a walk may record. Never
