@@ -50,6 +50,8 @@ struct TreeEditor {
     private var frozen: [UInt] = []
     private static let notFrozen: UInt = 0
     private static let dropped: UInt = 1
+    /// The roots ``freeze(into:)`` returned last, kept for the room of their list.
+    private var frozenRoots: [(scheme: [UInt8]?, root: Node)] = []
     /// During ``freeze(into:)``: where the new blocks go.
     private(set) var arena: BlockArena?
     /// Room for a frozen node's index and edges (see ``freezeNode(_:isRoot:)``).
@@ -323,7 +325,11 @@ struct TreeEditor {
     mutating func freeze(into arena: BlockArena) -> [(scheme: [UInt8]?, root: Node)] {
         self.arena = arena
         defer { self.arena = nil }
-        var result: [(scheme: [UInt8]?, root: Node)] = []
+        // The last edit's list, emptied: its room serves this one.
+        var result = frozenRoots
+        frozenRoots = []
+        defer { frozenRoots = result }
+        result.clearKeepingCapacity()
         frozen.clearKeepingCapacity()
         frozen.append(contentsOf: repeatElement(Self.notFrozen, count: nodeCount))
         // Every edited node was made after its parent (an edit walks down from a root, taking
