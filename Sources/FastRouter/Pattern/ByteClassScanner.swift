@@ -12,8 +12,8 @@
 /// Anything else (alternation, anchors, flags, POSIX classes, lazy or possessive quantifiers)
 /// is left to PCRE2: ``recognize(_:)`` returns `nil`.
 struct ByteClassScanner: Equatable {
-    /// Bit `b` is set when byte `b` belongs to the class.
-    private var table: SIMD4<UInt64> = .zero
+    /// The bytes of the class.
+    private var table = ByteSet()
     /// Bytes the segment must have, at least and at most.
     private(set) var minimum = 0
     private(set) var maximum = Int.max
@@ -27,17 +27,11 @@ struct ByteClassScanner: Equatable {
     }
 
     @inline(__always)
-    private func contains(_ byte: UInt8) -> Bool {
-        table[Int(byte &>> 6)] &>> UInt64(byte & 63) & 1 != 0
-    }
+    private func contains(_ byte: UInt8) -> Bool { table.contains(byte) }
 
-    private mutating func insert(_ byte: UInt8) {
-        table[Int(byte >> 6)] |= 1 << UInt64(byte & 63)
-    }
+    private mutating func insert(_ byte: UInt8) { table.insert(byte) }
 
-    private mutating func insert(_ range: ClosedRange<UInt8>) {
-        for byte in range { insert(byte) }
-    }
+    private mutating func insert(_ range: ClosedRange<UInt8>) { table.insert(range) }
 
     /// The scanner for `source`, or `nil` when the source is not a repeated character class.
     static func recognize(_ source: String) -> ByteClassScanner? {
@@ -54,7 +48,7 @@ struct ByteClassScanner: Equatable {
         }
         guard scanner.readQuantifier(&reader), reader.isEmpty else { return nil }
         // A counted repetition counts characters: only bytes and characters coincide.
-        let hasNonASCII = scanner.table[2] | scanner.table[3] != 0
+        let hasNonASCII = scanner.table.containsNonASCII
         if hasNonASCII && !(scanner.minimum <= 1 && scanner.maximum == Int.max) { return nil }
         return scanner
     }
@@ -69,7 +63,7 @@ struct ByteClassScanner: Equatable {
         while let byte = reader.popFirst() {
             switch byte {
             case UInt8(ascii: "]"):
-                if negated { table = ~table }
+                if negated { table.invert() }
                 return true
             case UInt8(ascii: "\\"):
                 guard let letter = reader.popFirst() else { return false }

@@ -336,10 +336,13 @@ private struct PatternReader {
             return .literal(Array(UnsafeBufferPointer(rebasing: bytes[position..<end])))
         }
         // A placeholder that is the whole segment, the next most common: no pieces to collect.
+        // (An unbalanced brace is left to the loop below, which reports it.)
         if end == position, bytes[position] == UInt8(ascii: "{"), let close = try? matchingBrace(from: position),
-           close + 1 == bytes.count || ByteClass.endsSegment(bytes[close + 1]),
-           case .parameter(let name, let constraint) = try readBracedPlaceholder() {
-            return constraint.map { .constrained(name: name, $0) } ?? .parameter(name: name)
+           close + 1 == bytes.count || ByteClass.endsSegment(bytes[close + 1]) {
+            guard case .parameter(let name, let constraint) = try readBracedPlaceholder() else {
+                preconditionFailure("a braced placeholder reads as a parameter piece")
+            }
+            return Self.wholeSegment(name: name, constraint: constraint)
         }
         var pieces: [PartialPiece] = []
         var text = DecodedText()
@@ -376,14 +379,15 @@ private struct PatternReader {
             if pieces.isEmpty { return .literal(text.bytes) }
             pieces.append(.text(text.bytes))
         }
-        switch pieces.first {
-        case .parameter(let name, nil)? where pieces.count == 1:
-            return .parameter(name: name)
-        case .parameter(let name, let constraint?)? where pieces.count == 1:
-            return .constrained(name: name, constraint)
-        default:
-            return .partial(pieces)
+        if pieces.count == 1, case .parameter(let name, let constraint) = pieces[0] {
+            return Self.wholeSegment(name: name, constraint: constraint)
         }
+        return .partial(pieces)
+    }
+
+    /// A placeholder alone in its segment: a plain or a constrained one.
+    private static func wholeSegment(name: String, constraint: Constraint?) -> Segment {
+        constraint.map { .constrained(name: name, $0) } ?? .parameter(name: name)
     }
 
     /// Appends the raw (unescaped) UTF-8 character at `position`.
@@ -540,11 +544,8 @@ private struct PatternReader {
 
     /// Records a name, rejecting a second use anywhere in the pattern (all groups, wildcards included).
     private mutating func register(_ name: String, at offset: Int) throws(RouterError) {
-        let inPlace = min(nameCount, firstNames.count)
-        for index in 0..<inPlace where firstNames[index] == name {
-            throw failure(offset, "duplicate parameter name '\(name)'")
-        }
-        if moreNames.contains(name) { throw failure(offset, "duplicate parameter name '\(name)'") }
+        let seen = (0..<min(nameCount, firstNames.count)).contains { firstNames[$0] == name } || moreNames.contains(name)
+        guard !seen else { throw failure(offset, "duplicate parameter name '\(name)'") }
         if nameCount < firstNames.count { firstNames[nameCount] = name } else { moreNames.append(name) }
         nameCount += 1
     }
@@ -592,22 +593,6 @@ private struct DecodedText {
     }
 }
 
-/// A set of ASCII bytes as two words of bits.
-private struct ASCIIMask {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-
-    /// The ASCII bytes for which `rule` holds.
-    init(_ rule: (UInt8) -> Bool) {
-        for byte in 0..<UInt8(64) where rule(byte) { low |= 1 << byte }
-        for byte in 64..<UInt8(128) where rule(byte) { high |= 1 << (byte - 64) }
-    }
-
-    @inline(__always) func contains(_ byte: UInt8) -> Bool {
-        byte < 64 ? low >> byte & 1 != 0 : byte < 128 && high >> (byte &- 64) & 1 != 0
-    }
-}
-
 /// The pattern grammar's byte classes, on top of ``ASCII``'s.
 private enum ByteClass {
     static func isNameStart(_ byte: UInt8) -> Bool { ASCII.isAlpha(byte) || byte == UInt8(ascii: "_") }
@@ -623,7 +608,7 @@ private enum ByteClass {
 
     /// The bytes of ``isLiteralCharacter(_:)``, one bit each, made once from the rule: every
     /// byte of a literal is tested, and the rule's branches cost more than a pattern's other work.
-    static let literalCharacters = ASCIIMask { byte in
+    static let literalCharacters = ByteSet { byte in
         ASCII.isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
     }
 

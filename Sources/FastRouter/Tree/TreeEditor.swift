@@ -335,17 +335,17 @@ struct TreeEditor {
         // Every edited node was made after its parent (an edit walks down from a root, taking
         // each node it changes on its way), so one sweep from the last made to the first freezes
         // every child before its parent, reading the nodes in order rather than chasing them
-        // down the tree (a large batch edits over a million). Roots are frozen last, as roots.
+        // down the tree (a large batch edits over a million).
         for index in stride(from: nodeCount - 1, through: 0, by: -1) {
-            if roots.contains(where: { if case .editing(index) = $0.root { return true }; return false }) { continue }
-            frozen[index] = freezeNode(index, isRoot: false).map { UInt(bitPattern: $0.base) } ?? Self.dropped
+            let isRoot = roots.contains { if case .editing(index) = $0.root { return true }; return false }
+            frozen[index] = freezeNode(index, isRoot: isRoot).map { UInt(bitPattern: $0.base) } ?? Self.dropped
         }
         for position in roots.indices {
             let root = roots[position].root
             let node: Node
             switch root {
             case .published(let published): node = published
-            case .editing(let index): node = freezeNode(index, isRoot: true)!
+            case .editing(let index): node = frozenNode(index)!
             }
             // A scheme table left empty is dropped; the global table always has a root.
             if position > 0 && node.isEmptyRoot {
