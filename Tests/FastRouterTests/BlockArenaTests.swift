@@ -22,6 +22,31 @@ import Testing
         }
     }
 
+    @Test func aSmallRoutersFreedBlocksAreReusedThenGivenBackAfterARemoval() {
+        let arena = BlockArena()
+        let live = arena.allocate(byteCount: 300)
+        let first = arena.allocate(byteCount: 100)
+        arena.deallocate(first)
+        #expect(arena.keptSystemBytes == 128, "kept at its class's size")
+        #expect(arena.allocate(byteCount: 120) == first, "the next block of its class")
+        #expect(arena.keptSystemBytes == 0)
+        // Past the limit, freed blocks go back to the system.
+        let many = (0..<(BlockArena.systemCacheBytes / 2048 + 4)).map { _ in arena.allocate(byteCount: 2048) }
+        for block in many { arena.deallocate(block) }
+        #expect(arena.keptSystemBytes <= BlockArena.systemCacheBytes && arena.keptSystemBytes > 0)
+        // A shrunk arena keeps no more than it uses.
+        arena.deallocate(first)
+        arena.releaseKeptBlocksBeyondUse()
+        #expect(arena.keptSystemBytes <= 320)
+        arena.deallocate(live)
+        arena.releaseKeptBlocksBeyondUse()
+        #expect(arena.keptSystemBytes == 0)
+        // A block bigger than every class goes back to the system at once.
+        let large = arena.allocate(byteCount: 64 * BlockArena.classCount + 1)
+        arena.deallocate(large)
+        #expect(arena.keptSystemBytes == 0)
+    }
+
     @Test func pastItsSystemShareAnArenaMapsRegionsAndReusesFreedBlocks() {
         let arena = BlockArena()
         let system = Self.fillSystemShare(arena)

@@ -19,6 +19,12 @@ import Synchronization
 /// blocks are freed after the grace period, when no reader can reach them, so a freed block's
 /// first word may link it into its class's free list. Freed blocks are reused by later edits;
 /// the regions go back to the system when the router does.
+///
+/// A system block is allocated at its class's size, behind a header word that names the class,
+/// and a freed one is kept for reuse while the kept ones stay under ``systemCacheBytes``: an add
+/// replaces the few blocks on its path with blocks of about the same sizes, and a free list hands
+/// them out for a few instructions, where `malloc` and `free` cost a few hundred for each (the
+/// blocks of a growing node rarely fall in the allocator's own per-size caches).
 package final class BlockArena {
     /// A region: the huge page size on x86-64 and arm64 Linux.
     static let regionSize = 2 << 20
@@ -35,6 +41,14 @@ package final class BlockArena {
     /// Bytes of blocks a router takes from the system allocator before it maps its first region
     /// (about 16 000 routes): below that its tree fits the caches and the TLB's reach anyway.
     static let systemBytes = 4 << 20
+    /// Bytes of freed system blocks an arena keeps for reuse at most; past it they go back to the
+    /// system, and after a removal an arena keeps no more than it uses
+    /// (``releaseKeptBlocksBeyondUse()``), so a router whose routes are removed gives back what
+    /// they took (docs/ARCHITECTURE.md, "Tree memory").
+    static let systemCacheBytes = 64 << 10
+    /// Bytes before a system block: its class (0 for a block bigger than every class). Two words,
+    /// so the block keeps `malloc`'s 16-byte alignment.
+    static let systemHeaderSize = 16
 
     /// Bytes of the blocks every router of the process holds in its regions, each counted at its
     /// size class: what the system allocator's figure of bytes in use (`mallinfo2`'s `uordblks`)
@@ -64,6 +78,11 @@ package final class BlockArena {
         var nextSlab = slabsPerRegion
         /// Bytes taken from the system allocator so far (they decide when regions start).
         var systemTaken = 0
+        /// Per class, the first freed system block kept for reuse, and the bytes of all of them.
+        var systemFree = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
+        var systemCached = 0
+        /// Bytes of the system blocks of the classes in use (what bounds ``systemCached``).
+        var systemInUse = 0
         /// Bytes of region blocks allocated less those freed since the last ``settleAccount()``.
         var unsettledBytes = 0
     }
@@ -75,9 +94,17 @@ package final class BlockArena {
 
     /// Regions this arena has mapped.
     var regionCount: Int { state.pointee.regions.count }
+    /// Bytes of freed system blocks kept for reuse.
+    var keptSystemBytes: Int { state.pointee.systemCached }
 
     deinit {
         settleAccount()
+        for sizeClass in 1...Self.classCount {
+            while let block = state.pointee.systemFree[sizeClass] {
+                state.pointee.systemFree[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
+                free(block - Self.systemHeaderSize)
+            }
+        }
         for region in state.pointee.regions { Self.unmap(region) }
         state.deinitialize(count: 1)
         state.deallocate()
@@ -87,15 +114,10 @@ package final class BlockArena {
     /// 16-byte aligned from the system allocator.
     func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let sizeClass = (byteCount &+ Self.granule &- 1) / Self.granule
-        guard sizeClass <= Self.classCount, state.pointee.systemTaken >= Self.systemBytes || !state.pointee.regions.isEmpty else {
-            state.pointee.systemTaken &+= byteCount
-            // A plain `malloc`, aligned as it aligns anything (16 bytes): asking for a cache line
-            // would cost a memalign, several times a plain allocation, at every block of every
-            // small router's add. Its tree fits the caches, so a header split across two lines
-            // costs nothing measurable there; only region blocks start a line.
-            guard let block = malloc(byteCount) else { fatalError("FastRouter: out of memory allocating a tree block") }
-            return block
+        guard state.pointee.systemTaken >= Self.systemBytes || !state.pointee.regions.isEmpty else {
+            return allocateFromSystem(sizeClass: sizeClass, byteCount: byteCount)
         }
+        guard sizeClass <= Self.classCount else { return allocateFromSystem(sizeClass: sizeClass, byteCount: byteCount) }
         let size = sizeClass &* Self.granule
         state.pointee.unsettledBytes &+= size
         if let block = state.pointee.freeBlocks[sizeClass] {
@@ -115,16 +137,93 @@ package final class BlockArena {
     /// Frees a block from ``allocate(byteCount:)``: into its class's free list, or back to the
     /// system allocator when it came from there.
     func deallocate(_ block: UnsafeMutableRawPointer) {
-        let address = UInt(bitPattern: block)
-        let regionBase = address & ~UInt(Self.regionSize - 1)
-        guard let region = state.pointee.regionNumbers[regionBase] else {
-            free(block)
+        // A router without regions has only system blocks: no lookup of the block's region.
+        if !state.pointee.regions.isEmpty {
+            let address = UInt(bitPattern: block)
+            let regionBase = address & ~UInt(Self.regionSize - 1)
+            if let region = state.pointee.regionNumbers[regionBase] {
+                let slab = region &* Self.slabsPerRegion &+ Int((address &- regionBase) / UInt(Self.slabSize))
+                let sizeClass = Int(state.pointee.slabClasses[slab])
+                state.pointee.unsettledBytes &-= sizeClass &* Self.granule
+                block.storeBytes(of: state.pointee.freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
+                state.pointee.freeBlocks[sizeClass] = block
+                return
+            }
+        }
+        let sizeClass = (block - Self.systemHeaderSize).load(as: Int.self)
+        let size = sizeClass &* Self.granule
+        state.pointee.systemInUse &-= size
+        guard sizeClass != 0, state.pointee.systemCached &+ size <= Self.systemCacheBytes else {
+            free(block - Self.systemHeaderSize)
             return
         }
-        let sizeClass = Int(state.pointee.slabClasses[region &* Self.slabsPerRegion &+ Int((address &- regionBase) / UInt(Self.slabSize))])
-        state.pointee.unsettledBytes &-= sizeClass &* Self.granule
-        block.storeBytes(of: state.pointee.freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
-        state.pointee.freeBlocks[sizeClass] = block
+        state.pointee.systemCached &+= size
+        block.storeBytes(of: state.pointee.systemFree[sizeClass], as: UnsafeMutableRawPointer?.self)
+        state.pointee.systemFree[sizeClass] = block
+    }
+
+    /// Gives kept system blocks back to the system until at most `limit` bytes of them are kept.
+    private func releaseKeptBlocks(keeping limit: Int) {
+        var sizeClass = Self.classCount
+        while state.pointee.systemCached > limit && sizeClass > 0 {
+            guard let block = state.pointee.systemFree[sizeClass] else {
+                sizeClass -= 1
+                continue
+            }
+            state.pointee.systemFree[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
+            state.pointee.systemCached &-= sizeClass &* Self.granule
+            free(block - Self.systemHeaderSize)
+        }
+    }
+
+    /// A block from the system allocator: a kept one of its class, or a new one of the class's
+    /// size (of `byteCount` bytes past the largest class), behind its header.
+    private func allocateFromSystem(sizeClass: Int, byteCount: Int) -> UnsafeMutableRawPointer {
+        guard sizeClass <= Self.classCount else {
+            // A plain `malloc`, aligned as it aligns anything (16 bytes): asking for a cache line
+            // would cost a memalign, several times a plain allocation. A small router's tree fits
+            // the caches, so a header split across two lines costs nothing measurable there; only
+            // region blocks start a line.
+            return systemBlock(byteCount: byteCount, sizeClass: 0)
+        }
+        state.pointee.systemInUse &+= sizeClass &* Self.granule
+        if let block = state.pointee.systemFree[sizeClass] {
+            state.pointee.systemFree[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
+            state.pointee.systemCached &-= sizeClass &* Self.granule
+            return block
+        }
+        return systemBlock(byteCount: sizeClass &* Self.granule, sizeClass: sizeClass)
+    }
+
+    private func systemBlock(byteCount: Int, sizeClass: Int) -> UnsafeMutableRawPointer {
+        state.pointee.systemTaken &+= byteCount
+        return Self.systemBlock(byteCount: byteCount, sizeClass: sizeClass)
+    }
+
+    /// A block from the system allocator that no arena keeps for reuse (``StaticPaths``' blocks),
+    /// yet any arena may free: ``deallocate(_:)`` gives it back to the system.
+    static func allocateUnpooled(byteCount: Int) -> UnsafeMutableRawPointer {
+        systemBlock(byteCount: byteCount, sizeClass: 0)
+    }
+
+    /// Frees a block of ``allocateUnpooled(byteCount:)``.
+    static func deallocateUnpooled(_ block: UnsafeMutableRawPointer) { free(block - systemHeaderSize) }
+
+    private static func systemBlock(byteCount: Int, sizeClass: Int) -> UnsafeMutableRawPointer {
+        guard let base = malloc(byteCount &+ Self.systemHeaderSize) else {
+            fatalError("FastRouter: out of memory allocating a tree block")
+        }
+        base.storeBytes(of: sizeClass, as: Int.self)
+        return base + Self.systemHeaderSize
+    }
+
+    /// Gives back the kept system blocks beyond the bytes of system blocks in use: after a
+    /// removal, so that a router that shrank holds no more than it uses. (A growing router keeps
+    /// them: they are the blocks its last edits replaced, about the sizes its next ones take.)
+    func releaseKeptBlocksBeyondUse() {
+        if state.pointee.systemCached > state.pointee.systemInUse {
+            releaseKeptBlocks(keeping: state.pointee.systemInUse)
+        }
     }
 
     /// Adds the bytes allocated and freed since the last call to ``bytesInUse``.

@@ -104,6 +104,8 @@ struct PublishedTables: ~Copyable {
             entry.free(into: arena)
             return true
         }
+        // A removal shrinks the tree: the blocks it freed are not all wanted again.
+        if waits { arena.releaseKeptBlocksBeyondUse() }
         return retired.last?.version == old.version
     }
 

@@ -104,7 +104,7 @@ struct LiteralChunk: BitwiseCopyable {
     /// ``StaticPaths``), from `arena`, or from the system allocator (`nil`: ``StaticPaths``).
     static func write(level: Int, _ slots: [RawSlot], count: Int, maxKey: Int64, in arena: BlockArena?) -> LiteralChunk {
         let size = headerSize + 8 * slots.count
-        let base = arena?.allocate(byteCount: size) ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        let base = arena?.allocate(byteCount: size) ?? BlockArena.allocateUnpooled(byteCount: size)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         for (index, (slot, entry, isChunk)) in slots.enumerated() {
             if level < LiteralChildren.hashLevels {

@@ -62,7 +62,7 @@ struct StaticPaths {
     }
 
     /// Frees every block; only when no reader can reach the map.
-    func deallocate() { forEachBlock { pointer, _ in pointer.deallocate() } }
+    func deallocate() { forEachBlock { pointer, _ in BlockArena.deallocateUnpooled(pointer) } }
 }
 
 /// One path of ``StaticPaths``: an immutable block.
@@ -98,7 +98,7 @@ struct StaticPathEntry {
 
     static func make(path: [UInt8], node: Node) -> StaticPathEntry {
         let size = 32 + (path.count + 15) & ~7
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        let base = BlockArena.allocateUnpooled(byteCount: size)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         let key = StaticPathKey(of: path)
         base.storeBytes(of: node.base, as: UnsafeMutableRawPointer.self)
@@ -153,7 +153,7 @@ struct StaticPathsEditor {
 
     private mutating func retire(_ block: UnsafeMutableRawPointer) {
         if scratch.remove(UInt(bitPattern: block)) != nil {
-            block.deallocate()
+            BlockArena.deallocateUnpooled(block)
         } else {
             replaced.append(block)
         }

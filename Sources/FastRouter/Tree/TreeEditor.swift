@@ -22,15 +22,15 @@ struct TreeEditor {
     /// The nodes being edited, the first ``nodeCount`` of them; ``EditChild/editing(_:)``
     /// indexes them. The rest are those of earlier edits, kept for their arrays' room: a node
     /// taken again is emptied, not made, so a single add allocates nothing for its nodes.
-    var nodes: [EditNode] = []
+    var nodes = WriterBuffer<EditNode>()
     private(set) var nodeCount = 0
     /// The chunks being edited, the first ``chunkCount`` of them, kept as ``nodes`` are;
     /// ``EditChunkRef/editing(_:)`` indexes them (see TreeEditor+Chunks.swift).
-    var chunks: [EditChunk] = []
+    var chunks = WriterBuffer<EditChunk>()
     var chunkCount = 0
     /// The words patched copies replace (see TreeEditor+Patches.swift); each node and chunk
     /// links its own.
-    var patches: [BlockPatch] = []
+    var patches = WriterBuffer<BlockPatch>()
     /// Published blocks (nodes and chunks) this edit replaces, to free after the grace period.
     var replaced: [UnsafeMutableRawPointer] = []
     /// Blocks (nodes and chunks) ``freeze(into:)`` wrote.
@@ -44,12 +44,9 @@ struct TreeEditor {
     /// Whether the published version has a ``StaticPaths`` map, which this edit's static paths
     /// must then be looked up for again.
     private var keepsStaticPaths = false
-    /// During ``freeze(into:)``: each edited node's block once written, as its address's bits
-    /// (``notFrozen`` before, ``dropped`` for a node left without routes). One word a node: a
-    /// batch of a million routes edits about a million and a half.
-    private var frozen: [UInt] = []
-    private static let notFrozen: UInt = 0
-    private static let dropped: UInt = 1
+    /// ``EditNode/frozen``'s values before a node is written and for a node left without routes.
+    static let notFrozen: UInt = 0
+    static let dropped: UInt = 1
     /// The roots ``freeze(into:)`` returned last, kept for the room of their list.
     private var frozenRoots: [(scheme: [UInt8]?, root: Node)] = []
     /// During ``freeze(into:)``: where the new blocks go.
@@ -81,10 +78,9 @@ struct TreeEditor {
         roots.clearKeepingCapacity()
         nodeCount = 0
         chunkCount = 0
-        patches.clearKeepingCapacity()
+        patches.removeAll()
         replaced.clearKeepingCapacity()
         staticEdits.clearKeepingCapacity()
-        frozen.clearKeepingCapacity()
         written = 0
         dynamicDelta = 0
     }
@@ -330,15 +326,16 @@ struct TreeEditor {
         frozenRoots = []
         defer { frozenRoots = result }
         result.clearKeepingCapacity()
-        frozen.clearKeepingCapacity()
-        frozen.append(contentsOf: repeatElement(Self.notFrozen, count: nodeCount))
+        for position in roots.indices {
+            if case .editing(let index) = roots[position].root { nodes[index].isTableRoot = true }
+        }
         // Every edited node was made after its parent (an edit walks down from a root, taking
         // each node it changes on its way), so one sweep from the last made to the first freezes
         // every child before its parent, reading the nodes in order rather than chasing them
         // down the tree (a large batch edits over a million).
         for index in stride(from: nodeCount - 1, through: 0, by: -1) {
-            let isRoot = roots.contains { if case .editing(index) = $0.root { return true }; return false }
-            frozen[index] = freezeNode(index, isRoot: isRoot).map { UInt(bitPattern: $0.base) } ?? Self.dropped
+            let node = freezeNode(index, isRoot: nodes[index].isTableRoot)
+            nodes[index].frozen = node.map { UInt(bitPattern: $0.base) } ?? Self.dropped
         }
         for position in roots.indices {
             let root = roots[position].root
@@ -363,7 +360,7 @@ struct TreeEditor {
     /// The frozen block of edited node `index` (see ``freeze(into:)``), `nil` when it was left
     /// without routes.
     func frozenNode(_ index: Int) -> Node? {
-        let bits = frozen[index]
+        let bits = nodes[index].frozen
         precondition(bits != Self.notFrozen, "a child is frozen before its parent")
         return bits == Self.dropped ? nil : Node(UnsafeMutableRawPointer(bitPattern: bits).unsafelyUnwrapped)
     }
@@ -426,6 +423,11 @@ struct EditNode {
     var edges: [(code: UInt8, matcher: UnsafeRawPointer?, child: EditChild)] = []
     var terminals: [Terminal] = []
     var wildcards: [Terminal] = []
+    /// During ``TreeEditor/freeze(into:)``: whether it is a table's root (kept even when empty),
+    /// and its block once written, as its address's bits (``TreeEditor/notFrozen`` before,
+    /// ``TreeEditor/dropped`` for a node left without routes).
+    var isTableRoot = false
+    var frozen = TreeEditor.notFrozen
 
     /// An empty new node: no label, no children, no routes.
     init() { label = [] }
@@ -438,6 +440,8 @@ struct EditNode {
         source = nil
         newestPatch = -1
         patchCount = 0
+        isTableRoot = false
+        frozen = TreeEditor.notFrozen
         literals.list.clearKeepingCapacity()
         literals.root = nil
         parameter = nil
