@@ -43,7 +43,7 @@ extension RouterCore {
                 state.templates[key]!.uses -= 1
                 if state.templates[key]!.uses == 0 { unused.append(state.templates.removeValue(forKey: key)!.template) }
             }
-            if kept && !unused.isEmpty { state.retired[state.retired.count - 1].keepAlive += unused }
+            if kept && !unused.isEmpty { state.retired.keepAliveWithNewest(unused) }
             // The tables no longer hold the routes: only readers' last results may still hold them.
             for payload in payloads { state.reclaimer.retire(payload) }
             routeCount.subtract(removed.count, ordering: .relaxed)

@@ -672,7 +672,7 @@ import Glibc
             _ = try? router.add("/churn/:x", id: 10, value: step)
             _ = router.remove(id: 10)
         }
-        let kept = router.core.writer.withLock { $0.retired.count }
+        let kept = router.core.writer.withLock { $0.retired.versions.count }
         #expect(kept == 0, "\(kept) replaced versions kept for a matcher that no longer exists")
     }
 }

@@ -71,9 +71,9 @@ struct PublishedTables: ~Copyable {
     /// after the publication that replaced it.
     /// Returns `true` when the replaced version is kept (for a pinned reader, or for the next
     /// grace period): what the caller stops using after this (regexes, templates) must then
-    /// live as long as that version (``RetiredVersion/keepAlive``).
+    /// live as long as that version (``RetiredVersions/Version/keepAlive``).
     @discardableResult
-    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout [RetiredVersion],
+    func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout RetiredVersions,
                  waits: Bool = false) -> Bool {
         let old = published
         let frozen = editor.freeze(into: arena)
@@ -88,7 +88,7 @@ struct PublishedTables: ~Copyable {
         lastReplaced.store(editor.replaced.count, ordering: .relaxed)
         roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
         answersByPath.store(pathsCompareExactly && dynamicRoutes == 0 && paths.map.root != nil, ordering: .relaxed)
-        retired.append(RetiredVersion(version: old.version, roots: old, blocks: editor.replaced))
+        retired.append(version: old.version, roots: old, blocks: editor.replaced)
         let awaiting = blocksAwaitingGrace.load(ordering: .relaxed) + editor.replaced.count + 1
         defer { arena.settleAccount() }
         guard waits || awaiting >= Self.blocksPerGracePeriod else {
@@ -99,19 +99,16 @@ struct PublishedTables: ~Copyable {
         ReaderRegistry.waitForReaders(in: router)
         // What a version replaced is reachable from that version and older ones only.
         let oldestPin = ReaderRegistry.oldestPin(of: router)
-        retired.removeAll { entry in
-            guard oldestPin.map({ entry.version < $0 }) ?? true else { return false }
-            entry.free(into: arena)
-            return true
-        }
+        retired.free(olderThan: oldestPin, into: arena)
         // A removal shrinks the tree: the blocks it freed are not all wanted again.
         if waits { arena.releaseKeptBlocksBeyondUse() }
-        return retired.last?.version == old.version
+        return retired.newest == old.version
     }
 
     /// Frees every table, and the `retired` versions; no reader or writer may use them afterwards.
-    func deallocate(retired: [RetiredVersion]) {
-        for entry in retired { entry.free(into: arena) }
+    func deallocate(retired: RetiredVersions) {
+        var retired = retired
+        retired.free(olderThan: nil, into: arena)
         let tables = published
         for entry in tables.all { free(entry.root) }
         tables.staticPaths.deallocate()
@@ -131,19 +128,60 @@ struct PublishedTables: ~Copyable {
     }
 }
 
-/// What one publication replaced: the old version's roots and the blocks (nodes and chunks) no
-/// later version reaches, kept while a reader pins that version or an older one.
-struct RetiredVersion {
-    var version: UInt64
-    var roots: TableRoots
-    var blocks: [UnsafeMutableRawPointer]
-    /// Regexes and partial templates its edges use that the router no longer holds.
-    var keepAlive: [AnyObject] = []
+/// The versions of the tables replaced and not freed yet, oldest first: each one's roots and the
+/// blocks (nodes and chunks) no later version reaches, kept while a reader pins that version or
+/// an older one.
+///
+/// The blocks of every version are in one list, each version's after the one's before: a
+/// single add replaces a few blocks and waits a hundred adds or so for its grace period, and a
+/// list of its own would be one more allocation per add.
+struct RetiredVersions {
+    struct Version {
+        var version: UInt64
+        var roots: TableRoots
+        /// How many of ``RetiredVersions/blocks`` are its, after those of the versions before.
+        var blockCount: Int
+        /// Regexes and partial templates its edges use that the router no longer holds.
+        var keepAlive: [AnyObject] = []
+    }
 
-    /// Frees its blocks into `arena`, the tables' (which gives back to the system allocator
-    /// what came from it, such as the ``StaticPaths`` blocks).
-    func free(into arena: BlockArena) {
-        for block in blocks { arena.deallocate(block) }
-        roots.deallocate()
+    private(set) var versions: [Version] = []
+    private var blocks: [UnsafeMutableRawPointer] = []
+
+    var isEmpty: Bool { versions.isEmpty }
+    /// The newest version retired.
+    var newest: UInt64? { versions.last?.version }
+
+    /// Retires version `version`, its `roots` and the blocks it alone reached.
+    mutating func append(version: UInt64, roots: TableRoots, blocks replaced: [UnsafeMutableRawPointer]) {
+        versions.append(Version(version: version, roots: roots, blockCount: replaced.count))
+        blocks += replaced
+    }
+
+    /// Keeps `objects` alive with the newest version.
+    mutating func keepAliveWithNewest(_ objects: [AnyObject]) {
+        versions[versions.count - 1].keepAlive += objects
+    }
+
+    /// Frees, into `arena`, the blocks and roots of the versions older than `oldestPin` (all of
+    /// them when it is `nil`), which every reader has left: the tables' arena gives back to the
+    /// system allocator what came from it, such as the ``StaticPaths`` blocks.
+    mutating func free(olderThan oldestPin: UInt64?, into arena: BlockArena) {
+        var freedVersions = 0
+        var freedBlocks = 0
+        while freedVersions < versions.count, oldestPin.map({ versions[freedVersions].version < $0 }) ?? true {
+            for block in blocks[freedBlocks..<(freedBlocks + versions[freedVersions].blockCount)] { arena.deallocate(block) }
+            versions[freedVersions].roots.deallocate()
+            freedBlocks += versions[freedVersions].blockCount
+            freedVersions += 1
+        }
+        guard freedVersions > 0 else { return }
+        if freedVersions == versions.count {
+            versions.removeAll(keepingCapacity: true)
+            blocks.removeAll(keepingCapacity: true)
+        } else {
+            versions.removeFirst(freedVersions)
+            blocks.removeFirst(freedBlocks)
+        }
     }
 }

@@ -21,7 +21,7 @@ struct WriterState: ~Copyable {
     /// Versions of the tables replaced and not freed yet: waiting for a grace period (see
     /// ``PublishedTables/publish(_:maxCaptures:router:retired:waits:)``) or kept for readers
     /// that pin them for declines.
-    var retired: [RetiredVersion] = []
+    var retired = RetiredVersions()
     /// The distinct method sets of registered routes, any method first: a route's record holds
     /// an index here (``RouteStore/Record/methodSet``). Never shrinks.
     var methodSets: [MethodSet] = [.any]
