@@ -20,11 +20,8 @@ import Synchronization
 /// first word may link it into its class's free list. Freed blocks are reused by later edits;
 /// the regions go back to the system when the router does.
 ///
-/// A system block is allocated at its class's size, behind a header word that names the class,
-/// and a freed one is kept for reuse while the kept ones stay under ``systemCacheBytes``: an add
-/// replaces the few blocks on its path with blocks of about the same sizes, and a free list hands
-/// them out for a few instructions, where `malloc` and `free` cost a few hundred for each (the
-/// blocks of a growing node rarely fall in the allocator's own per-size caches).
+/// A small router's blocks come from ``SystemSlabs``: slabs of one class each that the system
+/// allocator gives, handed out for a few instructions and given back when empty.
 package final class BlockArena {
     /// A region: the huge page size on x86-64 and arm64 Linux.
     static let regionSize = 2 << 20
@@ -41,14 +38,6 @@ package final class BlockArena {
     /// Bytes of blocks a router takes from the system allocator before it maps its first region
     /// (about 16 000 routes): below that its tree fits the caches and the TLB's reach anyway.
     static let systemBytes = 4 << 20
-    /// Bytes of freed system blocks an arena keeps for reuse at most; past it they go back to the
-    /// system, and after a removal an arena keeps no more than it uses
-    /// (``releaseKeptBlocksBeyondUse()``), so a router whose routes are removed gives back what
-    /// they took (docs/ARCHITECTURE.md, "Tree memory").
-    static let systemCacheBytes = 64 << 10
-    /// Bytes before a system block: its class (0 for a block bigger than every class). Two words,
-    /// so the block keeps `malloc`'s 16-byte alignment.
-    static let systemHeaderSize = 16
 
     /// Bytes of the blocks every router of the process holds in its regions, each counted at its
     /// size class: what the system allocator's figure of bytes in use (`mallinfo2`'s `uordblks`)
@@ -76,13 +65,9 @@ package final class BlockArena {
         var slabClasses: [UInt8] = []
         /// Slabs of the last region not yet given to a class.
         var nextSlab = slabsPerRegion
-        /// Bytes taken from the system allocator so far (they decide when regions start).
-        var systemTaken = 0
-        /// Per class, the first freed system block kept for reuse, and the bytes of all of them.
-        var systemFree = [UnsafeMutableRawPointer?](repeating: nil, count: classCount + 1)
-        var systemCached = 0
-        /// Bytes of the system blocks of the classes in use (what bounds ``systemCached``).
-        var systemInUse = 0
+        /// Blocks from the system allocator: a small router's, and those bigger than every class.
+        /// What they took decides when regions start.
+        var system = SystemSlabs(classCount: classCount)
         /// Bytes of region blocks allocated less those freed since the last ``settleAccount()``.
         var unsettledBytes = 0
     }
@@ -94,17 +79,11 @@ package final class BlockArena {
 
     /// Regions this arena has mapped.
     var regionCount: Int { state.pointee.regions.count }
-    /// Bytes of freed system blocks kept for reuse.
-    var keptSystemBytes: Int { state.pointee.systemCached }
+    /// Bytes taken from the system allocator so far.
+    var systemBytesTaken: Int { state.pointee.system.taken }
 
     deinit {
         settleAccount()
-        for sizeClass in 1...Self.classCount {
-            while let block = state.pointee.systemFree[sizeClass] {
-                state.pointee.systemFree[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
-                free(block - Self.systemHeaderSize)
-            }
-        }
         for region in state.pointee.regions { Self.unmap(region) }
         state.deinitialize(count: 1)
         state.deallocate()
@@ -114,10 +93,16 @@ package final class BlockArena {
     /// 16-byte aligned from the system allocator.
     func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let sizeClass = (byteCount &+ Self.granule &- 1) / Self.granule
-        guard state.pointee.systemTaken >= Self.systemBytes || !state.pointee.regions.isEmpty else {
-            return allocateFromSystem(sizeClass: sizeClass, byteCount: byteCount)
+        guard sizeClass <= Self.classCount else {
+            // A plain `malloc`, aligned as it aligns anything (16 bytes): asking for a cache line
+            // would cost a memalign, several times a plain allocation.
+            return state.pointee.system.ownBlock(byteCount: byteCount)
         }
-        guard sizeClass <= Self.classCount else { return allocateFromSystem(sizeClass: sizeClass, byteCount: byteCount) }
+        guard state.pointee.system.taken >= Self.systemBytes || !state.pointee.regions.isEmpty else {
+            // A small router's tree fits the caches, so a header split across two lines costs
+            // nothing measurable there; only region blocks start a line.
+            return state.pointee.system.allocate(sizeClass: sizeClass, size: sizeClass &* Self.granule)
+        }
         let size = sizeClass &* Self.granule
         state.pointee.unsettledBytes &+= size
         if let block = state.pointee.freeBlocks[sizeClass] {
@@ -150,81 +135,15 @@ package final class BlockArena {
                 return
             }
         }
-        let sizeClass = (block - Self.systemHeaderSize).load(as: Int.self)
-        let size = sizeClass &* Self.granule
-        state.pointee.systemInUse &-= size
-        guard sizeClass != 0, state.pointee.systemCached &+ size <= Self.systemCacheBytes else {
-            free(block - Self.systemHeaderSize)
-            return
-        }
-        state.pointee.systemCached &+= size
-        block.storeBytes(of: state.pointee.systemFree[sizeClass], as: UnsafeMutableRawPointer?.self)
-        state.pointee.systemFree[sizeClass] = block
-    }
-
-    /// Gives kept system blocks back to the system until at most `limit` bytes of them are kept.
-    private func releaseKeptBlocks(keeping limit: Int) {
-        var sizeClass = Self.classCount
-        while state.pointee.systemCached > limit && sizeClass > 0 {
-            guard let block = state.pointee.systemFree[sizeClass] else {
-                sizeClass -= 1
-                continue
-            }
-            state.pointee.systemFree[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
-            state.pointee.systemCached &-= sizeClass &* Self.granule
-            free(block - Self.systemHeaderSize)
-        }
-    }
-
-    /// A block from the system allocator: a kept one of its class, or a new one of the class's
-    /// size (of `byteCount` bytes past the largest class), behind its header.
-    private func allocateFromSystem(sizeClass: Int, byteCount: Int) -> UnsafeMutableRawPointer {
-        guard sizeClass <= Self.classCount else {
-            // A plain `malloc`, aligned as it aligns anything (16 bytes): asking for a cache line
-            // would cost a memalign, several times a plain allocation. A small router's tree fits
-            // the caches, so a header split across two lines costs nothing measurable there; only
-            // region blocks start a line.
-            return systemBlock(byteCount: byteCount, sizeClass: 0)
-        }
-        state.pointee.systemInUse &+= sizeClass &* Self.granule
-        if let block = state.pointee.systemFree[sizeClass] {
-            state.pointee.systemFree[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
-            state.pointee.systemCached &-= sizeClass &* Self.granule
-            return block
-        }
-        return systemBlock(byteCount: sizeClass &* Self.granule, sizeClass: sizeClass)
-    }
-
-    private func systemBlock(byteCount: Int, sizeClass: Int) -> UnsafeMutableRawPointer {
-        state.pointee.systemTaken &+= byteCount
-        return Self.systemBlock(byteCount: byteCount, sizeClass: sizeClass)
+        state.pointee.system.deallocate(block)
     }
 
     /// A block from the system allocator that no arena keeps for reuse (``StaticPaths``' blocks),
     /// yet any arena may free: ``deallocate(_:)`` gives it back to the system.
-    static func allocateUnpooled(byteCount: Int) -> UnsafeMutableRawPointer {
-        systemBlock(byteCount: byteCount, sizeClass: 0)
-    }
+    static func allocateUnpooled(byteCount: Int) -> UnsafeMutableRawPointer { SystemSlabs.ownBlock(byteCount: byteCount) }
 
     /// Frees a block of ``allocateUnpooled(byteCount:)``.
-    static func deallocateUnpooled(_ block: UnsafeMutableRawPointer) { free(block - systemHeaderSize) }
-
-    private static func systemBlock(byteCount: Int, sizeClass: Int) -> UnsafeMutableRawPointer {
-        guard let base = malloc(byteCount &+ Self.systemHeaderSize) else {
-            fatalError("FastRouter: out of memory allocating a tree block")
-        }
-        base.storeBytes(of: sizeClass, as: Int.self)
-        return base + Self.systemHeaderSize
-    }
-
-    /// Gives back the kept system blocks beyond the bytes of system blocks in use: after a
-    /// removal, so that a router that shrank holds no more than it uses. (A growing router keeps
-    /// them: they are the blocks its last edits replaced, about the sizes its next ones take.)
-    func releaseKeptBlocksBeyondUse() {
-        if state.pointee.systemCached > state.pointee.systemInUse {
-            releaseKeptBlocks(keeping: state.pointee.systemInUse)
-        }
-    }
+    static func deallocateUnpooled(_ block: UnsafeMutableRawPointer) { SystemSlabs.freeOwnBlock(block) }
 
     /// Adds the bytes allocated and freed since the last call to ``bytesInUse``.
     func settleAccount() {

@@ -100,8 +100,6 @@ struct PublishedTables: ~Copyable {
         // What a version replaced is reachable from that version and older ones only.
         let oldestPin = ReaderRegistry.oldestPin(of: router)
         retired.free(olderThan: oldestPin, into: arena)
-        // A removal shrinks the tree: the blocks it freed are not all wanted again.
-        if waits { arena.releaseKeptBlocksBeyondUse() }
         return retired.newest == old.version
     }
 
