@@ -12,11 +12,16 @@
 /// in the block. The first entry of a block, and every ``restartInterval``-th entry, shares
 /// nothing (a restart), so reading an entry decodes at most that many from the restart before it.
 struct PatternTexts {
+    /// Each allocated whole at ``blockSize``; the last one is used up to ``lastBlockUsed`` and
+    /// zeroed ahead of it by doubling (so that an entry is written in place, not appended).
     private var blocks: [[UInt8]] = []
+    private var lastBlockUsed = 0
     /// Offsets of the restart entries, ascending.
     private var restarts: [UInt32] = []
-    /// The last pattern appended, which the next one is coded against.
+    /// The last pattern appended, which the next one is coded against: its first
+    /// ``previousLength`` bytes (the buffer only grows, so that an add copies bytes in place).
     private var previous: [UInt8] = []
+    private var previousLength = 0
     /// Entries appended since the last restart.
     private var sinceRestart = 0
     /// Bytes of entries in the blocks, and of those no route uses any more (``forget(_:)``).
@@ -39,31 +44,56 @@ struct PatternTexts {
         let room = pattern.count + 4
         // A registered pattern parsed, so it is at most 8 KiB (``PatternParser/maxLength``).
         precondition(room <= Self.blockSize, "a route pattern longer than a text block")
-        if blocks.isEmpty || blocks[blocks.count - 1].count + room > Self.blockSize {
+        if blocks.isEmpty || lastBlockUsed + room > Self.blockSize {
             precondition(blocks.count < 1 << 16, "more than 4 GiB of route patterns")
             var block: [UInt8] = []
             block.reserveCapacity(Self.blockSize)
             blocks.append(block)
+            lastBlockUsed = 0
             sinceRestart = Self.restartInterval
         }
         let blockNumber = blocks.count - 1
-        let offset = UInt32(blockNumber << 16 | blocks[blockNumber].count)
+        let offset = UInt32(blockNumber << 16 | lastBlockUsed)
         var shared = 0
         if sinceRestart == Self.restartInterval {
             restarts.append(offset)
             sinceRestart = 0
         } else {
-            let limit = min(previous.count, pattern.count)
-            while shared < limit && previous[shared] == pattern[shared] { shared += 1 }
+            let limit = min(previousLength, pattern.count)
+            previous.withUnsafeBufferPointer { previous in
+                while shared < limit && previous[shared] == pattern[shared] { shared += 1 }
+            }
         }
         sinceRestart += 1
-        let before = blocks[blockNumber].count
-        Self.appendLength(shared, to: &blocks[blockNumber])
-        Self.appendLength(pattern.count - shared, to: &blocks[blockNumber])
-        blocks[blockNumber].append(contentsOf: pattern[shared...])
-        used += blocks[blockNumber].count - before
-        previous.removeAll(keepingCapacity: true)
-        previous.append(contentsOf: pattern)
+        // The entry written in place into the block's room: appending to an array element by
+        // element costs more than the rest of the entry.
+        let suffix = UnsafeBufferPointer(rebasing: pattern[shared...])
+        let entryLength = Self.lengthSize(shared) + Self.lengthSize(suffix.count) + suffix.count
+        let start = lastBlockUsed
+        blocks.withUnsafeMutableBufferPointer { blocks in
+            let ready = blocks[blockNumber].count
+            if start + entryLength > ready {
+                let grown = min(Self.blockSize, max(2 * ready, 1024, start + entryLength))
+                blocks[blockNumber].append(contentsOf: repeatElement(0, count: grown - ready))
+            }
+            blocks[blockNumber].withUnsafeMutableBufferPointer { block in
+                var position = start
+                Self.writeLength(shared, to: block, at: &position)
+                Self.writeLength(suffix.count, to: block, at: &position)
+                if let source = suffix.baseAddress {
+                    UnsafeMutableRawPointer(block.baseAddress! + position).copyMemory(from: source, byteCount: suffix.count)
+                }
+            }
+        }
+        used += entryLength
+        lastBlockUsed += entryLength
+        if previous.count < pattern.count { previous.append(contentsOf: repeatElement(0, count: pattern.count - previous.count)) }
+        previous.withUnsafeMutableBufferPointer { previous in
+            if let source = suffix.baseAddress {
+                UnsafeMutableRawPointer(previous.baseAddress! + shared).copyMemory(from: source, byteCount: suffix.count)
+            }
+        }
+        previousLength = pattern.count
         return offset
     }
 
@@ -111,12 +141,16 @@ struct PatternTexts {
         }
         return (fresh, moved)
     }
-    private static func appendLength(_ length: Int, to bytes: inout [UInt8]) {
+    private static func lengthSize(_ length: Int) -> Int { length < 0x80 ? 1 : 2 }
+
+    private static func writeLength(_ length: Int, to bytes: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
         if length < 0x80 {
-            bytes.append(UInt8(length))
+            bytes[position] = UInt8(length)
+            position += 1
         } else {
-            bytes.append(UInt8(0x80 | (length >> 8)))
-            bytes.append(UInt8(truncatingIfNeeded: length))
+            bytes[position] = UInt8(0x80 | (length >> 8))
+            bytes[position + 1] = UInt8(truncatingIfNeeded: length)
+            position += 2
         }
     }
 
