@@ -206,7 +206,7 @@ extension TreeEditor {
                 }
             }
             written += 1
-            return LiteralChunk.make(level: level, slots: slots, in: arena.unsafelyUnwrapped)
+            return LiteralChunk.make(level: level, slots: slots, in: blockArena)
         }
     }
 

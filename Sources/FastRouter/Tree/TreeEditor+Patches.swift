@@ -269,7 +269,7 @@ extension TreeEditor {
     mutating func writeCopy(ofNode index: Int) -> Node {
         let source = nodes[index].source.unsafelyUnwrapped
         let size = source.byteCount
-        let base = arena.unsafelyUnwrapped.allocate(byteCount: size)
+        let base = allocateBlock(byteCount: size)
         base.copyMemory(from: source.base, byteCount: size)
         var maxKey = source.maxKey
         var patch = nodes[index].newestPatch
@@ -299,7 +299,7 @@ extension TreeEditor {
         let source = chunks[index].source.unsafelyUnwrapped
         let level = chunks[index].level
         let size = source.byteCount
-        let base = arena.unsafelyUnwrapped.allocate(byteCount: size)
+        let base = allocateBlock(byteCount: size)
         base.copyMemory(from: source.base, byteCount: size)
         var patch = chunks[index].newestPatch
         while patch >= 0 {

@@ -50,7 +50,9 @@ struct TreeEditor {
     /// The roots ``freeze(into:)`` returned last, kept for the room of their list.
     private var frozenRoots: [(scheme: [UInt8]?, root: Node)] = []
     /// During ``freeze(into:)``: where the new blocks go.
-    private(set) var arena: BlockArena?
+    /// Unretained: the caller's argument outlives the call, and a retained reference read from
+    /// `self` would be retained again around each use (a few per node).
+    private var arena: Unmanaged<BlockArena>?
     /// Room for a frozen node's index and edges (see ``freezeNode(_:isRoot:)``).
     private var scratchList: [(hash: UInt64, node: Node)] = []
     private var scratchEdges: [Edge] = []
@@ -319,7 +321,7 @@ struct TreeEditor {
     /// first). Nodes left without routes are dropped, so the result has the same shape whatever
     /// the order of the edits.
     mutating func freeze(into arena: BlockArena) -> [(scheme: [UInt8]?, root: Node)] {
-        self.arena = arena
+        self.arena = Unmanaged.passUnretained(arena)
         defer { self.arena = nil }
         // The last edit's list, emptied: its room serves this one.
         var result = frozenRoots
@@ -355,6 +357,14 @@ struct TreeEditor {
             result.append((roots[position].scheme, node))
         }
         return result
+    }
+
+    /// During ``freeze(into:)``: where the new blocks go.
+    var blockArena: BlockArena { arena.unsafelyUnwrapped.takeUnretainedValue() }
+
+    /// Allocates a block during ``freeze(into:)``.
+    func allocateBlock(byteCount: Int) -> UnsafeMutableRawPointer {
+        arena.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.allocate(byteCount: byteCount) }
     }
 
     /// The frozen block of edited node `index` (see ``freeze(into:)``), `nil` when it was left
@@ -401,7 +411,7 @@ struct TreeEditor {
         if !isRoot && empty { return nil }
         written += 1
         return Node.make(label: nodes[index].label, literals: literals, parameter: parameter, edges: edges,
-                         terminals: nodes[index].terminals, wildcards: nodes[index].wildcards, in: arena.unsafelyUnwrapped)
+                         terminals: nodes[index].terminals, wildcards: nodes[index].wildcards, in: blockArena)
     }
 }
 
