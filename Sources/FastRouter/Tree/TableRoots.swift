@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One published version of a router's tables: the global table's root, each scheme table's
 /// root, what a reader must size before a walk, the global table's ``StaticPaths`` when it
 /// has no dynamic route, and its ``prefix``. One immutable block, replaced (never
@@ -63,7 +69,9 @@ struct TableRoots {
         let schemes = roots.dropFirst()
         let nameBytes = schemes.reduce(0) { $0 + ($1.scheme?.count ?? 0) }
         let size = headerSize + entrySize * schemes.count + max(nameBytes, 1)
-        let base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        // `malloc`, not `allocate(byteCount:alignment:)`, which asks for an aligned allocation
+        // (several times the cost) for any alignment: one is made for every publication.
+        guard let base = malloc(size) else { fatalError("FastRouter: out of memory allocating the table roots") }
         base.storeBytes(of: roots[0].root.base, as: UnsafeMutableRawPointer.self)
         base.storeBytes(of: schemes.count, toByteOffset: 8, as: Int.self)
         base.storeBytes(of: maxCaptures, toByteOffset: 16, as: Int.self)
@@ -90,7 +98,7 @@ struct TableRoots {
         return TableRoots(base)
     }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { free(base) }
 
     /// The ``prefix`` of a table with `root`: from the root down, while a node has no route
     /// ending at it, nothing dynamic and exactly one literal child, `/` and that child's label,
