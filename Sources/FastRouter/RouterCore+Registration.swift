@@ -94,9 +94,10 @@ extension RouterCore {
                     let methodSet = try state.methodSetIndex(methods)
                     try state.preparation.prepare(registrations[index], methods, methodSet, context, into: &variants)
                     variants.reverse()
-                    while let (variant, terminal) = variants.popLast() {
+                    while var (variant, terminal) = variants.popLast() {
                         guard editor.add(variant, terminal) else { throw duplicate }
                         maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
+                        state.preparation.recycle(&variant)
                     }
                 }
             }

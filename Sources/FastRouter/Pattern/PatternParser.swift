@@ -31,11 +31,38 @@ package enum PatternParser {
     /// - Complexity: O(pattern length) plus regex compilation and the 2^groups variants.
     static func parse(_ pattern: UnsafeBufferPointer<UInt8>, webSchemes: Set<String>,
                       knownRegex: (String) -> CompiledRegex? = { _ in nil }) throws(RouterError) -> Pattern {
+        var lists = Lists()
+        return try parse(pattern, webSchemes: webSchemes, reusing: &lists, knownRegex: knownRegex)
+    }
+
+    /// The lists a ``Pattern`` of one variant is made of, kept by a writer that parses many
+    /// patterns: a pattern's lists handed back (``Lists/recycle(_:)``) serve the next one, so a
+    /// single add allocates no list for its pattern.
+    struct Lists {
+        var segments: [Segment] = []
+        var variants: [[Segment]] = []
+
+        /// Keeps the lists of `segments` (a variant's, no longer used) and of `variants` for the
+        /// next pattern, emptied.
+        mutating func recycle(segments: inout [Segment]) {
+            segments.removeAll(keepingCapacity: true)
+            if segments.capacity > self.segments.capacity { swap(&segments, &self.segments) }
+        }
+
+        mutating func recycle(variants: inout [[Segment]]) {
+            variants.removeAll(keepingCapacity: true)
+            if variants.capacity > self.variants.capacity { swap(&variants, &self.variants) }
+        }
+    }
+
+    /// ``parse(_:webSchemes:knownRegex:)``, its lists taken from `lists` when it has some.
+    static func parse(_ pattern: UnsafeBufferPointer<UInt8>, webSchemes: Set<String>, reusing lists: inout Lists,
+                      knownRegex: (String) -> CompiledRegex? = { _ in nil }) throws(RouterError) -> Pattern {
         guard pattern.count <= maxLength else {
             throw RouterError(.invalidPattern, offset: maxLength, "pattern is longer than \(maxLength) bytes")
         }
         var reader = PatternReader(bytes: pattern)
-        var parsed = try reader.readPattern(webSchemes: webSchemes)
+        var parsed = try reader.readPattern(webSchemes: webSchemes, reusing: &lists)
         // Regexes compile once the whole pattern has read well, so its syntax errors come before
         // a regex's compile error; and the reader holds no closure (one kept in a value costs an
         // allocation per pattern).
@@ -86,7 +113,7 @@ private struct PatternReader {
 
     // MARK: pattern = [ scheme "://" [ host ] ] path
 
-    mutating func readPattern(webSchemes: Set<String>) throws(RouterError) -> Pattern {
+    mutating func readPattern(webSchemes: Set<String>, reusing lists: inout PatternParser.Lists) throws(RouterError) -> Pattern {
         let scheme = try readScheme()
         var host = HostRule.any
         if let scheme {
@@ -108,8 +135,13 @@ private struct PatternReader {
         }
         if !bytes[position...].contains(UInt8(ascii: "(")) {
             // No group anywhere (not even a `(` inside a regex): one variant, read as it is.
-            let segments = try readPathWithoutGroups()
-            return Pattern(scheme: scheme, host: host, variants: [segments])
+            var segments: [Segment] = []
+            swap(&segments, &lists.segments)
+            try readPathWithoutGroups(into: &segments)
+            var variants: [[Segment]] = []
+            swap(&variants, &lists.variants)
+            variants.append(segments)
+            return Pattern(scheme: scheme, host: host, variants: variants)
         }
         let nodes = try readPath()
         let variants = try PatternExpansion.variants(of: nodes)
@@ -194,8 +226,7 @@ private struct PatternReader {
     /// ``readItems(inGroup:)`` restricted to what can occur without a group, with the same
     /// errors at the same offsets; it skips the path nodes and their expansion, which most
     /// patterns do not need.
-    private mutating func readPathWithoutGroups() throws(RouterError) -> [Segment] {
-        var segments: [Segment] = []
+    private mutating func readPathWithoutGroups(into segments: inout [Segment]) throws(RouterError) {
         // Room for most paths at once (a longer one grows): counting its slashes first would
         // cost more than the list.
         segments.reserveCapacity(8)
@@ -216,7 +247,6 @@ private struct PatternReader {
                 throw failure(position, "a group must start with '/' or '(', as in '/a(/b)'")
             }
         }
-        return segments
     }
 
     /// Reads `"/" segment` and groups until the end of input, or until the `)` closing the current group.

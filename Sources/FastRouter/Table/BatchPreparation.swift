@@ -35,6 +35,14 @@ struct BatchPreparation {
     var layouts = LayoutCache()
     /// Room for a route's variants (see ``prepare(_:_:_:_:into:)``), kept between calls.
     var spareVariants: [(RouteVariant, Terminal)] = []
+    /// The lists of the last pattern parsed, handed back once its variants are in the tree
+    /// (``recycle(_:)``), for the next pattern.
+    var patternLists = PatternParser.Lists()
+
+    /// Takes back the segment list of a variant that is in the tree, for the next pattern.
+    mutating func recycle(_ variant: inout RouteVariant) {
+        patternLists.recycle(segments: &variant.segments)
+    }
 
     /// Starts a registration call whose first route gets `firstSequence`.
     mutating func begin(firstSequence: UInt64) {
@@ -59,13 +67,19 @@ extension BatchPreparation {
     /// router state but `context`'s snapshot, and interns names and shapes in the process's tables.
     mutating func prepare(_ registration: RouterCore.Registration, _ methods: MethodSet, _ methodSet: UInt16,
                           _ context: Context, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
-        let pattern = try registration.withPattern { bytes in
+        var lists = PatternParser.Lists()
+        swap(&lists, &patternLists)
+        var pattern = try registration.withPattern { bytes in
             Result { () throws(RouterError) in
-                try PatternParser.parse(bytes, webSchemes: context.webSchemes) { source in
+                try PatternParser.parse(bytes, webSchemes: context.webSchemes, reusing: &lists) { source in
                     regexes[source] ?? context.regexes[source]?.regex
                 }
             }
         }.get()
+        defer {
+            swap(&lists, &patternLists)
+            patternLists.recycle(variants: &pattern.variants)
+        }
         var regexPointers: [String: UnsafeRawPointer] = [:]
         for (source, compiled) in pattern.regexes {
             let shared = context.regexes[source]?.regex ?? regexes[source] ?? compiled

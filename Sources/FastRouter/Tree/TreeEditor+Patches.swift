@@ -126,11 +126,11 @@ extension TreeEditor {
 
     /// The edited literal child labelled `label` of patched node `index`, patched in; `nil` when
     /// the published node has none.
-    mutating func patchedLiteralChild(of index: Int, _ label: [UInt8], hash: UInt64) -> Int? {
+    mutating func patchedLiteralChild(of index: Int, _ label: [UInt8]) -> Int? {
         let source = nodes[index].source.unsafelyUnwrapped
         if source.isChunked {
             let root = patchedChunk(of: index, inChunk: false, .rootChunk, published: source.rootChunk, level: 0)
-            return patchedChild(label, hash: hash, inChunk: root)
+            return patchedChild(label, hash: SegmentHash.of(label), inChunk: root)
         }
         let tag = SegmentHash.tag(head: SegmentHash.head(of: label), length: label.count)
         for position in 0..<source.indexCount where source.tag(at: position) == tag {

@@ -268,12 +268,13 @@ struct TreeEditor {
 
     /// The edited literal child of node `index` for `label` (thawed, or made when `creating`).
     private mutating func literalChild(of index: Int, _ label: [UInt8], creating: Bool) -> Int? {
-        let hash = SegmentHash.of(label)
         if nodes[index].source != nil {
-            if let reached = patchedLiteralChild(of: index, label, hash: hash) { return reached }
+            if let reached = patchedLiteralChild(of: index, label) { return reached }
             guard creating else { return nil }
             materialize(index)
         }
+        // Hashed only here: a small published node finds the child by its tag alone.
+        let hash = SegmentHash.of(label)
         if var root = nodes[index].literals.root {
             // Found through copies of the chunks on the hash's path; thawed whole only to insert.
             if case .published(let chunk) = root { root = .editing(patchedCopy(of: chunk, level: 0)) }
