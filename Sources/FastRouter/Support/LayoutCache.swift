@@ -17,9 +17,11 @@ struct LayoutCache {
         for (name, segment) in names {
             // A name's length and end bytes, not all its bytes: a collision only costs a miss,
             // and walking a string's bytes costs more than the rest of the lookup.
-            let utf8 = name.utf8
-            let ends = UInt64(utf8.first ?? 0) << 8 | UInt64(utf8.last ?? 0)
-            hash = (hash ^ (UInt64(utf8.count) << 16 | ends)) &* 0x100_0000_01B3
+            // Read from the string's own bytes: `UTF8View.last` walks index arithmetic.
+            let ends = name.utf8.withContiguousStorageIfAvailable { bytes in
+                UInt64(bytes.first ?? 0) << 8 | UInt64(bytes.last ?? 0) | UInt64(bytes.count) << 16
+            } ?? UInt64(name.utf8.count) << 16
+            hash = (hash ^ ends) &* 0x100_0000_01B3
             hash = (hash ^ UInt64(UInt32(bitPattern: segment))) &* 0x100_0000_01B3
         }
         let slot = Int(truncatingIfNeeded: (hash ^ hash >> 32) % UInt64(Self.slotCount))
