@@ -24,6 +24,26 @@ import Testing
         #expect(try cache.layout(of: [("id", 1)], in: store) != cache.layout(of: [("id", 2)], in: store))
     }
 
+    /// The store's own cache of recent layouts (shared by every writer) gives each name list its
+    /// layout, entry by entry, through more lists than it has slots, and one pointer per list.
+    @Test func theStoresRecentLayoutsSpellTheirNames() throws {
+        let store = NameTable.Store(capacity: 5000)
+        let lists: [[(name: String, segment: Int32)]] = (0..<1500).map { [("n\($0 % 300)", Int32($0 % 5)), ("tail", 9)] }
+        var first: [UnsafePointer<NameTable.LayoutEntry>] = []
+        for round in 0..<2 {
+            for (index, names) in lists.enumerated() {
+                var cache = LayoutCache()
+                let layout = try cache.layout(of: names, in: store)
+                for (position, (name, segment)) in names.enumerated() {
+                    let entry = layout[position]
+                    #expect(String(decoding: UnsafeBufferPointer(start: entry.name, count: entry.nameLength), as: UTF8.self) == name)
+                    #expect(entry.segment == segment)
+                }
+                if round == 0 { first.append(layout) } else { #expect(first[index] == layout, "one layout per list") }
+            }
+        }
+    }
+
     @Test func aFullStoreStillFailsThroughTheCache() {
         let store = NameTable.Store(capacity: 2)
         var cache = LayoutCache()

@@ -40,6 +40,8 @@ package enum NameTable {
             /// The buffer of the last lookup key, kept so that looking up a known layout
             /// allocates nothing.
             var spareKey: [Int64] = []
+            /// The layouts interned or found lately, found again without hashing each name.
+            var recentLayouts = LayoutCache(slotCount: 1024)
         }
 
         /// Most distinct names this store interns.
@@ -54,51 +56,65 @@ package enum NameTable {
         /// An immortal parameter layout: (name, segment) for each parameter of a route variant,
         /// in pattern order. Variants with the same names at the same places share one.
         ///
+        /// `hash`: ``LayoutCache/hash(of:)`` of `parameters`, when the caller has it. The store's
+        /// own ``LayoutCache`` finds a layout interned lately (by any router) without hashing each name.
         /// - Throws: `.outOfMemory` when the names not interned yet would exceed ``capacity``;
         ///   then nothing is interned.
-        func internLayout(_ parameters: [(name: String, segment: Int32)]) throws(RouterError) -> UnsafePointer<LayoutEntry> {
+        func internLayout(_ parameters: [(name: String, segment: Int32)],
+                          hash: UInt64? = nil) throws(RouterError) -> UnsafePointer<LayoutEntry> {
             // Routes without parameters are common and all share one layout, found without the lock.
             if parameters.isEmpty { return NameTable.emptyLayout }
+            let hash = hash ?? LayoutCache.hash(of: parameters)
             return try state.withLock { (state) throws(RouterError) -> UnsafePointer<LayoutEntry> in
-                // The layout's key: (name id, segment) pairs; nil while some name is not interned.
-                func knownKey() -> [Int64]? {
-                    var key = state.spareKey
-                    state.spareKey = []
-                    key.removeAll(keepingCapacity: true)
-                    key.reserveCapacity(2 * parameters.count)
-                    for parameter in parameters {
-                        guard let id = state.ids[parameter.name] else { return nil }
-                        key.append(Int64(id))
-                        key.append(Int64(parameter.segment))
-                    }
-                    return key
-                }
-                // Usually every name is known and so is the layout: one lookup per name, one for the layout.
-                if let key = knownKey() {
-                    defer { state.spareKey = key }
-                    if let existing = state.layouts[key] { return existing }
-                }
-                var fresh = Set<String>()
-                for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
-                guard state.names.count + fresh.count <= capacity else {
-                    throw RouterError(.outOfMemory, offset: 0,
-                                      "too many distinct parameter names: the process-wide limit is \(capacity) and "
-                                        + "names are never freed; reuse parameter names across routes")
-                }
-                let ids = parameters.map { Self.intern($0.name, &state) }
-                let key = knownKey()!
-                if let existing = state.layouts[key] { return existing }
-                let storage = UnsafeMutablePointer<LayoutEntry>.allocate(capacity: max(parameters.count, 1))
-                for (index, id) in ids.enumerated() {
-                    let bytes = state.names[Int(id)]
-                    (storage + index).initialize(to: LayoutEntry(name: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!,
-                                                                 nameLength: bytes.count,
-                                                                 segment: parameters[index].segment,
-                                                                 nameString: state.strings[Int(id)]))
-                }
-                state.layouts[key] = UnsafePointer(storage)
-                return UnsafePointer(storage)
+                let slot = state.recentLayouts.slot(hash)
+                if let layout = state.recentLayouts.cached(parameters, slot: slot) { return layout }
+                let layout = try Self.internLayout(parameters, capacity: capacity, &state)
+                state.recentLayouts.remember(parameters, layout, slot: slot)
+                return layout
             }
+        }
+
+        /// ``internLayout(_:)`` under the lock, past the recent layouts.
+        private static func internLayout(_ parameters: [(name: String, segment: Int32)], capacity: Int,
+                                         _ state: inout State) throws(RouterError) -> UnsafePointer<LayoutEntry> {
+            // The layout's key: (name id, segment) pairs; nil while some name is not interned.
+            func knownKey() -> [Int64]? {
+                var key = state.spareKey
+                state.spareKey = []
+                key.removeAll(keepingCapacity: true)
+                key.reserveCapacity(2 * parameters.count)
+                for parameter in parameters {
+                    guard let id = state.ids[parameter.name] else { return nil }
+                    key.append(Int64(id))
+                    key.append(Int64(parameter.segment))
+                }
+                return key
+            }
+            // Usually every name is known and so is the layout: one lookup per name, one for the layout.
+            if let key = knownKey() {
+                defer { state.spareKey = key }
+                if let existing = state.layouts[key] { return existing }
+            }
+            var fresh = Set<String>()
+            for parameter in parameters where state.ids[parameter.name] == nil { fresh.insert(parameter.name) }
+            guard state.names.count + fresh.count <= capacity else {
+                throw RouterError(.outOfMemory, offset: 0,
+                                  "too many distinct parameter names: the process-wide limit is \(capacity) and "
+                                    + "names are never freed; reuse parameter names across routes")
+            }
+            let ids = parameters.map { Self.intern($0.name, &state) }
+            let key = knownKey()!
+            if let existing = state.layouts[key] { return existing }
+            let storage = UnsafeMutablePointer<LayoutEntry>.allocate(capacity: max(parameters.count, 1))
+            for (index, id) in ids.enumerated() {
+                let bytes = state.names[Int(id)]
+                (storage + index).initialize(to: LayoutEntry(name: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+                                                             nameLength: bytes.count,
+                                                             segment: parameters[index].segment,
+                                                             nameString: state.strings[Int(id)]))
+            }
+            state.layouts[key] = UnsafePointer(storage)
+            return UnsafePointer(storage)
         }
 
         /// What makes two ``TerminalShape``s equal.
