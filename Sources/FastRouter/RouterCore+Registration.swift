@@ -75,9 +75,12 @@ extension RouterCore {
                     state.preparation = BatchPreparation()
                 }
             }
-            let duplicate = RouterError(.duplicateRoute, offset: 0, registrations.allSatisfy { $0.methods.isEmpty }
-                ? "a route with the same table, host, priority and segments is already registered"
-                : "a route with the same table, host, priority and segments and a method in common is already registered")
+            // Made only when it is thrown: building it reads every registration.
+            func duplicate() -> RouterError {
+                RouterError(.duplicateRoute, offset: 0, registrations.allSatisfy { $0.methods.isEmpty }
+                    ? "a route with the same table, host, priority and segments is already registered"
+                    : "a route with the same table, host, priority and segments and a method in common is already registered")
+            }
             var maxCaptures = state.maxCaptures
             do {
                 // Dropped before the batch lands: it shares the router's dictionaries, which
@@ -95,7 +98,7 @@ extension RouterCore {
                     try state.preparation.prepare(registrations[index], methods, methodSet, context, into: &variants)
                     variants.reverse()
                     while var (variant, terminal) = variants.popLast() {
-                        guard editor.add(variant, terminal) else { throw duplicate }
+                        guard editor.add(variant, terminal) else { throw duplicate() }
                         maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                         state.preparation.recycle(&variant)
                     }

@@ -65,7 +65,7 @@ extension BatchPreparation {
     /// `variants` (emptied first: the caller's buffer, reused from route to route), recording
     /// what the route shares with others and its method set's index (`methodSet`). Reads no
     /// router state but `context`'s snapshot, and interns names and shapes in the process's tables.
-    mutating func prepare(_ registration: RouterCore.Registration, _ methods: MethodSet, _ methodSet: UInt16,
+    mutating func prepare(_ registration: borrowing RouterCore.Registration, _ methods: MethodSet, _ methodSet: UInt16,
                           _ context: Context, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
         var lists = PatternParser.Lists()
         swap(&lists, &patternLists)
@@ -88,8 +88,8 @@ extension BatchPreparation {
         }
         var templateKeys = Set<[DuplicateKey.Piece]>()
         variants.clearKeepingCapacity()
-        for (expansion, segments) in pattern.variants.enumerated() {
-            variants.append(try makeVariant(pattern, segments, regexPointers, context, &templateKeys, registration, methods,
+        for expansion in pattern.variants.indices {
+            variants.append(try makeVariant(pattern, regexPointers, context, &templateKeys, registration, methods,
                                             expansion: expansion))
         }
         if !pattern.regexes.isEmpty || !templateKeys.isEmpty {
@@ -99,9 +99,9 @@ extension BatchPreparation {
         sequence += 1
     }
 
-    private mutating func makeVariant(_ pattern: Pattern, _ segments: [Segment], _ regexPointers: [String: UnsafeRawPointer],
+    private mutating func makeVariant(_ pattern: borrowing Pattern, _ regexPointers: [String: UnsafeRawPointer],
                                       _ context: Context, _ templateKeys: inout Set<[DuplicateKey.Piece]>,
-                                      _ registration: RouterCore.Registration, _ methods: MethodSet,
+                                      _ registration: borrowing RouterCore.Registration, _ methods: MethodSet,
                                       expansion: Int) throws(RouterError) -> (RouteVariant, Terminal) {
         var names = spareNames
         spareNames = []
@@ -112,10 +112,11 @@ extension BatchPreparation {
         // templates the tree's edges point to. Those are shared by source and by shape, so equal
         // segment shapes reach one node.
         var resolved: [UnsafeRawPointer?] = []
-        for (index, segment) in segments.enumerated() {
-            spareRanks.append(RouteVariant.rank(of: segment).rawValue)
+        let segmentCount = pattern.variants[expansion].count
+        for index in 0..<segmentCount {
+            spareRanks.append(RouteVariant.rank(of: pattern.variants[expansion][index]).rawValue)
             let pointer: UnsafeRawPointer
-            switch segment {
+            switch pattern.variants[expansion][index] {
             case .literal:
                 continue
             case .parameter(let name), .wildcard(let name):
@@ -134,7 +135,7 @@ extension BatchPreparation {
                 templateKeys.insert(pieces)
                 pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
             }
-            if resolved.isEmpty { resolved = Array(repeating: nil, count: segments.count) }
+            if resolved.isEmpty { resolved = Array(repeating: nil, count: segmentCount) }
             resolved[index] = pointer
         }
         let layout = try layouts.layout(of: names, in: context.names)

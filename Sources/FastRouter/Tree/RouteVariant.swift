@@ -15,7 +15,7 @@ struct RouteVariant {
 
     /// Expansion number `expansion` of `pattern`, whose regexes and partial templates are
     /// `resolved`.
-    init(_ pattern: Pattern, expansion: Int, resolved: [UnsafeRawPointer?]) {
+    init(_ pattern: borrowing Pattern, expansion: Int, resolved: [UnsafeRawPointer?]) {
         table = pattern.scheme
         host = pattern.host
         segments = pattern.variants[expansion]
