@@ -86,13 +86,14 @@ private struct PatternReader {
     var position = 0
     /// Groups opened so far, nested ones included, to reject the ninth at its `(`.
     var groupCount = 0
-    /// Placeholder and wildcard names seen so far (`*` for an unnamed wildcard): the first few
-    /// in place, the rest in a list. A pattern names a few parameters, and scanning them beats
-    /// hashing each name (the 8 KiB pattern limit bounds the quadratic worst case to a few
-    /// million short comparisons); in place, a pattern's names cost no allocation.
-    var firstNames = InlineArray<8, String>(repeating: "")
+    /// Placeholder and wildcard names seen so far, as the ranges of the pattern's bytes that
+    /// spell them (the `*` of an unnamed wildcard): the first few in place, the rest in a list. A
+    /// pattern names a few parameters, and scanning them beats hashing each name (the 8 KiB
+    /// pattern limit bounds the quadratic worst case to a few million short comparisons); in
+    /// place, as plain ranges, a pattern's names cost no allocation and no reference count.
+    var firstNames = InlineArray<8, Range<Int>>(repeating: 0..<0)
     var nameCount = 0
-    var moreNames: [String] = []
+    var moreNames: [Range<Int>] = []
     /// Regex sources in order of first use, each once, with the offset of its constraint: what
     /// ``PatternParser/parse(_:webSchemes:knownRegex:)`` compiles once the pattern has read well.
     var regexSources: [(source: String, offset: Int)] = []
@@ -462,8 +463,8 @@ private struct PatternReader {
         }
         let nameStart = position
         while let next = byte(at: position), ByteClass.isNameCharacter(next) { position += 1 }
-        let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
-        try register(name, at: start)
+        try register(nameStart..<position, at: start)
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<position]), as: UTF8.self)
         try expectSegmentEnd(after: "parameter ':\(name)'", rule: "a placeholder is a whole segment")
         return .parameter(name: name)
     }
@@ -479,7 +480,7 @@ private struct PatternReader {
         let nameEnd = colon ?? close
         guard nameEnd > open + 1 else { throw failure(open, "empty parameter name in '{…}'") }
         let name = try readName(from: open + 1, to: nameEnd)
-        try register(name, at: open)
+        try register((open + 1)..<nameEnd, at: open)
 
         var constraint: Constraint?
         if let colon {
@@ -522,7 +523,7 @@ private struct PatternReader {
         for index in (start + 1)..<end where !ByteClass.isNameCharacter(bytes[index]) {
             throw failure(start, "invalid parameter name: use letters, digits and '_' only")
         }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     // MARK: constraint = built-in name | regex
@@ -559,25 +560,36 @@ private struct PatternReader {
         let start = position
         position += 1
         var name = "*"
+        var nameRange = start..<position
         if let first = byte(at: position), ByteClass.isNameStart(first) {
             let nameStart = position
             while let next = byte(at: position), ByteClass.isNameCharacter(next) { position += 1 }
-            name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+            nameRange = nameStart..<position
+            name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self)
         }
         // The '*' is the offending construct when more text follows it in its segment ('*.json').
         if let next = byte(at: position), !ByteClass.endsSegment(next) {
             throw failure(start, "'*' is only allowed as a whole last segment: '*' or '*name', not followed by \(ByteClass.describe(next))")
         }
-        try register(name, at: start)
+        try register(nameRange, at: start)
         return .wildcard(name: name)
     }
 
-    /// Records a name, rejecting a second use anywhere in the pattern (all groups, wildcards included).
-    private mutating func register(_ name: String, at offset: Int) throws(RouterError) {
-        let seen = (0..<min(nameCount, firstNames.count)).contains { firstNames[$0] == name } || moreNames.contains(name)
-        guard !seen else { throw failure(offset, "duplicate parameter name '\(name)'") }
+    /// Records the name spelled by `name` (a range of the pattern's bytes), rejecting a second use
+    /// anywhere in the pattern (all groups, wildcards included).
+    private mutating func register(_ name: Range<Int>, at offset: Int) throws(RouterError) {
+        let seen = (0..<min(nameCount, firstNames.count)).contains { spellSame(firstNames[$0], name) }
+            || moreNames.contains { spellSame($0, name) }
+        guard !seen else {
+            throw failure(offset, "duplicate parameter name '\(String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self))'")
+        }
         if nameCount < firstNames.count { firstNames[nameCount] = name } else { moreNames.append(name) }
         nameCount += 1
+    }
+
+    /// Whether two ranges of the pattern's bytes spell the same name.
+    private func spellSame(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        lhs.count == rhs.count && bytes[lhs].elementsEqual(bytes[rhs])
     }
 }
 
