@@ -89,8 +89,8 @@ extension BatchPreparation {
         var templateKeys = Set<[DuplicateKey.Piece]>()
         variants.clearKeepingCapacity()
         for expansion in pattern.variants.indices {
-            variants.append(try makeVariant(pattern, regexPointers, context, &templateKeys, registration, methods,
-                                            expansion: expansion))
+            try makeVariant(pattern, regexPointers, context, &templateKeys, registration, methods, expansion: expansion,
+                            into: &variants)
         }
         if !pattern.regexes.isEmpty || !templateKeys.isEmpty {
             sharedParts.append((Array(pattern.regexes.keys), Array(templateKeys)))
@@ -102,7 +102,7 @@ extension BatchPreparation {
     private mutating func makeVariant(_ pattern: borrowing Pattern, _ regexPointers: [String: UnsafeRawPointer],
                                       _ context: Context, _ templateKeys: inout Set<[DuplicateKey.Piece]>,
                                       _ registration: borrowing RouterCore.Registration, _ methods: MethodSet,
-                                      expansion: Int) throws(RouterError) -> (RouteVariant, Terminal) {
+                                      expansion: Int, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
         var names = spareNames
         spareNames = []
         defer { spareNames = names }
@@ -145,7 +145,6 @@ extension BatchPreparation {
                                               host: variant.hostBytes, hostRank: pattern.host.rank, priority: registration.priority,
                                               expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
                                               methods: methods)
-        let terminal = Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)
-        return (variant, terminal)
+        variants.append((variant, Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)))
     }
 }

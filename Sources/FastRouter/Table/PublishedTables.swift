@@ -29,7 +29,9 @@ struct PublishedTables: ~Copyable {
     var blocksReplacedByLastPublication: Int { lastReplaced.load(ordering: .relaxed) }
     /// When set (tests, fuzzers), every publication first checks the new version's structure
     /// and that it reaches nothing it is about to free.
-    nonisolated(unsafe) package static var checksEveryUpdate = false
+    // Read without the runtime's exclusivity check (it costs about as much as a block's
+    // allocation, on every publication): set only while no router is in use.
+    @exclusivity(unchecked) nonisolated(unsafe) package static var checksEveryUpdate = false
     /// Where the tree's blocks live (the writer's, like every block it frees).
     private let arena = BlockArena()
     /// Blocks that publications since the last grace period replaced: they wait in `retired`
@@ -80,7 +82,7 @@ struct PublishedTables: ~Copyable {
         let dynamicRoutes = old.dynamicRoutes + editor.dynamicDelta
         var paths = StaticPathsEditor(old.staticPaths)
         paths.update(from: old, global: frozen[0].root, dynamicRoutes: dynamicRoutes, edits: editor.staticEdits)
-        editor.replaced += paths.replaced
+        if !paths.replaced.isEmpty { editor.replaced += paths.replaced }
         let fresh = TableRoots.make(frozen, maxCaptures: maxCaptures, version: old.version &+ 1,
                                     staticPaths: paths.map, dynamicRoutes: dynamicRoutes)
         if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: editor.replaced) }
@@ -153,7 +155,8 @@ struct RetiredVersions {
     /// Retires version `version`, its `roots` and the blocks it alone reached.
     mutating func append(version: UInt64, roots: TableRoots, blocks replaced: [UnsafeMutableRawPointer]) {
         versions.append(Version(version: version, roots: roots, blockCount: replaced.count))
-        blocks += replaced
+        // One at a time: `append(contentsOf:)` costs more than the few blocks an add replaces.
+        for block in replaced { blocks.append(block) }
     }
 
     /// Keeps `objects` alive with the newest version.
