@@ -60,19 +60,18 @@ extension RouterCore {
             // taken out and put back, which copies them): a single add then allocates little for
             // its bookkeeping.
             state.preparation.begin(firstSequence: state.nextSequence)
-            var editor = state.spareEditor.take() ?? TreeEditor()
-            editor.begin(tables.published)
+            state.editor.begin(tables.published)
             // A large batch makes about a node and a half per route: room for them at once, rather
             // than growing (and copying) the editor's nodes a dozen times.
-            if registrations.count > Self.spareBufferRoutes { editor.reserveNodes(registrations.count * 2) }
+            if registrations.count > Self.spareBufferRoutes { state.editor.reserveNodes(registrations.count * 2) }
             defer {
                 if registrations.count <= Self.spareBufferRoutes {
                     state.preparation.end()
-                    editor.end()
-                    state.spareEditor = editor
+                    state.editor.end()
                 } else {
                     // A large batch's buffers are let go rather than held for the router's life.
                     state.preparation = BatchPreparation()
+                    state.editor = TreeEditor()
                 }
             }
             // Made only when it is thrown: building it reads every registration.
@@ -98,13 +97,13 @@ extension RouterCore {
                     try state.preparation.prepare(registrations[index], methods, methodSet, context, into: &variants)
                     variants.reverse()
                     while var (variant, terminal) = variants.popLast() {
-                        guard editor.add(variant, terminal) else { throw duplicate() }
+                        guard state.editor.add(variant, terminal) else { throw duplicate() }
                         maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                         state.preparation.recycle(&variant)
                     }
                 }
             }
-            tables.publish(&editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)
+            tables.publish(&state.editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)
             state.maxCaptures = maxCaptures
             // The batch has landed: record it.
             for (source, regex) in state.preparation.regexes where state.regexes[source] == nil {

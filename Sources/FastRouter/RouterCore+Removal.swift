@@ -9,19 +9,15 @@ extension RouterCore {
         writer.withLock { state in
             let indexes = state.routes.indexes(withID: id)
             guard !indexes.isEmpty else { return 0 }
-            var editor = state.spareEditor.take() ?? TreeEditor()
-            editor.begin(tables.published)
-            defer {
-                editor.end()
-                state.spareEditor = editor
-            }
+            state.editor.begin(tables.published)
+            defer { state.editor.end() }
             var regexSources: [String] = []
             var templateKeys: [[DuplicateKey.Piece]] = []
             var payloads: [UnsafeMutableRawPointer] = []
             for index in indexes {
                 let shape = storedShape(of: index, state)
                 for (expansion, variant) in shape.variants.enumerated() {
-                    let removed = editor.remove(variant, sequence: state.routes.records[Int(index)].sequence)
+                    let removed = state.editor.remove(variant, sequence: state.routes.records[Int(index)].sequence)
                     assert(removed != nil, "a stored route's expansion is missing from the tree")
                     // Every expansion of a route holds its one payload.
                     if expansion == 0, holdsPayloads, let removed { payloads.append(removed.payload) }
@@ -29,7 +25,7 @@ extension RouterCore {
                 regexSources += shape.regexSources
                 templateKeys += shape.templateKeys
             }
-            let kept = tables.publish(&editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired, waits: true)
+            let kept = tables.publish(&state.editor, maxCaptures: state.maxCaptures, router: tag, retired: &state.retired, waits: true)
             let removed = state.routes.removeAll(withID: id)
             // Regexes and templates no route uses any more: no published node reaches them and no
             // reader is inside an old version, unless one was kept for a pinned reader. Each

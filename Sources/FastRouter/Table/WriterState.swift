@@ -13,8 +13,9 @@ struct WriterState: ~Copyable {
     var releasePayload: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// What a registration call collects, its buffers kept for the next (see ``RouterCore/add(_:)``).
     var preparation = BatchPreparation()
-    /// The editor of the last change, its buffers kept for the next (see ``TreeEditor/end()``).
-    var spareEditor: TreeEditor?
+    /// The editor of the change under way, used where it lies; between changes it keeps its
+    /// buffers for the next (see ``TreeEditor/end()``).
+    var editor = TreeEditor()
     /// Most parameters of any route registered so far: the captures a walk may record. Never
     /// lowered, so a reader's buffers sized for one version suit every later one.
     var maxCaptures = 0

@@ -58,7 +58,7 @@ struct TreeEditor {
     private var scratchEdges: [Edge] = []
 
     /// An editor for no tables yet: ``begin(_:)`` gives it some. The writer keeps one between
-    /// changes (``WriterState/spareEditor``), so that a single add does not grow its buffers
+    /// changes (``WriterState/editor``), so that a single add does not grow its buffers
     /// from nothing.
     init() { roots = [] }
 
