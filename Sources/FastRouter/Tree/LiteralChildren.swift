@@ -12,7 +12,8 @@
 ///   so a node with 65 536 children costs a few chunks per change; a path copy shares every other
 ///   chunk.
 ///
-/// Both are canonical for their set of children (the index sorted by hash then label; a child sits
+/// Both are canonical for their set of children (the index sorted by the first word of the
+/// label, ``Node/labelHead`` as a number, then label; a child sits
 /// in the shallowest chunk where no other shares its hash bits), so the tree's shape depends on its
 /// routes only, never on their order.
 enum LiteralChildren {
@@ -197,9 +198,9 @@ enum FrozenChunkEntry {
 
 /// A node's literal children as written into its block (see ``Node/make``).
 enum FrozenLiterals {
-    /// Up to ``LiteralChildren/inlineLimit`` children with their labels' hashes, sorted by hash
-    /// then label.
-    case inline([(hash: UInt64, node: Node)])
+    /// Up to ``LiteralChildren/inlineLimit`` children with their labels' first words, sorted by
+    /// first word then label (see ``EditLiterals/list``).
+    case inline([(head: UInt64, node: Node)])
     /// The root chunk of more.
     case chunked(LiteralChunk)
 

@@ -175,18 +175,18 @@ enum TreeInvariants {
         precondition(node.isChunked == (count > LiteralChildren.inlineLimit),
                      "invariant: a node indexes up to inlineLimit literal children and chunks more")
         guard node.isChunked else {
-            var previous: (hash: UInt64, label: [UInt8])?
+            var previous: (head: UInt64, label: [UInt8])?
             for index in 0..<count {
                 let child = node.indexedChild(at: index)
-                let hash = child.labelHash
+                let head = child.labelHead
                 precondition(node.tag(at: index) == SegmentHash.tag(of: child.labelBytes) && child.indexTag == node.tag(at: index),
                              "invariant: an index's tags are its children's")
                 if let previous {
-                    precondition(previous.hash < hash || (previous.hash == hash
+                    precondition(previous.head < head || (previous.head == head
                                                           && previous.label.lexicographicallyPrecedes(child.labelBytes)),
-                                 "invariant: an index is sorted by hash, then label")
+                                 "invariant: an index is sorted by its labels' first words, then label")
                 }
-                previous = (hash, child.labelBytes)
+                previous = (head, child.labelBytes)
             }
             for index in count..<LiteralChildren.tagBytes(count) {
                 precondition(node.tag(at: index) == 0, "invariant: an index's unused tags are 0")

@@ -114,11 +114,11 @@ extension TreeEditor {
 
     /// A node's literal children, frozen: indexed when there are few enough, else chunked.
     /// `scratch` is room for an index's list, reused from node to node.
-    mutating func freezeLiterals(_ literals: EditLiterals, scratch: inout [(hash: UInt64, node: Node)]) -> FrozenLiterals {
+    mutating func freezeLiterals(_ literals: EditLiterals, scratch: inout [(head: UInt64, node: Node)]) -> FrozenLiterals {
         guard let root = literals.root else {
             scratch.removeAll(keepingCapacity: true)
             for entry in literals.list {
-                if let node = freezeChild(entry.child) { scratch.append((entry.hash, node)) }
+                if let node = freezeChild(entry.child) { scratch.append((entry.head, node)) }
             }
             return .inline(scratch)
         }
@@ -126,14 +126,14 @@ extension TreeEditor {
         case .none:
             return .none
         case .child(let node):
-            return .inline([(node.labelHash, node)])
+            return .inline([(node.labelHead, node)])
         case .chunk(let ref, let count):
             if count > LiteralChildren.inlineLimit { return .chunked(write(ref, level: 0)) }
             // Few enough left to index: the chunks go.
             var nodes: [Node] = []
             collect(ref, level: 0, into: &nodes)
-            let sorted: [(hash: UInt64, node: Node)] = nodes.map { (hash: $0.labelHash, node: $0) }.sorted { lhs, rhs in
-                lhs.hash != rhs.hash ? lhs.hash < rhs.hash : lhs.node.labelBytes.lexicographicallyPrecedes(rhs.node.labelBytes)
+            let sorted: [(head: UInt64, node: Node)] = nodes.map { (head: $0.labelHead, node: $0) }.sorted { lhs, rhs in
+                lhs.head != rhs.head ? lhs.head < rhs.head : lhs.node.labelBytes.lexicographicallyPrecedes(rhs.node.labelBytes)
             }
             return .inline(sorted)
         }

@@ -54,7 +54,7 @@ struct TreeEditor {
     /// `self` would be retained again around each use (a few per node).
     private var arena: Unmanaged<BlockArena>?
     /// Room for a frozen node's index and edges (see ``freezeNode(_:isRoot:)``).
-    private var scratchList: [(hash: UInt64, node: Node)] = []
+    private var scratchList: [(head: UInt64, node: Node)] = []
     private var scratchEdges: [Edge] = []
 
     /// An editor for no tables yet: ``begin(_:)`` gives it some. The writer keeps one between
@@ -273,9 +273,9 @@ struct TreeEditor {
             guard creating else { return nil }
             materialize(index)
         }
-        // Hashed only here: a small published node finds the child by its tag alone.
-        let hash = SegmentHash.of(label)
         if var root = nodes[index].literals.root {
+            // Hashed only here: a small node finds and orders its children by their labels.
+            let hash = SegmentHash.of(label)
             // Found through copies of the chunks on the hash's path; thawed whole only to insert.
             if case .published(let chunk) = root { root = .editing(patchedCopy(of: chunk, level: 0)) }
             nodes[index].literals.root = root
@@ -286,11 +286,12 @@ struct TreeEditor {
             nodes[index].literals.root = root
             return fresh
         }
+        let head = SegmentHash.head(of: label)
         var position = 0
-        while position < nodes[index].literals.list.count && precedes(nodes[index].literals.list[position], hash, label) {
+        while position < nodes[index].literals.list.count && precedes(nodes[index].literals.list[position], head, label) {
             position += 1
         }
-        if position < nodes[index].literals.list.count && nodes[index].literals.list[position].hash == hash
+        if position < nodes[index].literals.list.count && nodes[index].literals.list[position].head == head
             && labelEquals(nodes[index].literals.list[position].child, label) {
             var child = nodes[index].literals.list[position].child
             let reached = editable(&child)
@@ -299,20 +300,21 @@ struct TreeEditor {
         }
         guard creating else { return nil }
         let fresh = makeNode(label: label)
-        nodes[index].literals.list.insert((hash, .editing(fresh)), at: position)
+        nodes[index].literals.list.insert((head, .editing(fresh)), at: position)
         if nodes[index].literals.list.count > LiteralChildren.inlineLimit {
-            // One more than an index holds: into chunks.
+            // One more than an index holds: into chunks, by their labels' hashes.
             var root = EditChunkRef.editing(makeChunk(level: 0))
-            for entry in nodes[index].literals.list { insert(entry.child, hash: entry.hash, into: &root, level: 0) }
+            for entry in nodes[index].literals.list { insert(entry.child, hash: hash(of: entry.child), into: &root, level: 0) }
             nodes[index].literals.list.clearKeepingCapacity()
             nodes[index].literals.root = root
         }
         return fresh
     }
 
-    /// Whether `entry` sorts before a child with `hash` and `label` in an index (hash, then label).
-    private func precedes(_ entry: (hash: UInt64, child: EditChild), _ hash: UInt64, _ label: [UInt8]) -> Bool {
-        if entry.hash != hash { return entry.hash < hash }
+    /// Whether `entry` sorts before a child with first word `head` and `label` in an index (see
+    /// ``EditLiterals/list``).
+    private func precedes(_ entry: (head: UInt64, child: EditChild), _ head: UInt64, _ label: [UInt8]) -> Bool {
+        if entry.head != head { return entry.head < head }
         return self.label(of: entry.child).lexicographicallyPrecedes(label)
     }
 
@@ -469,7 +471,7 @@ struct EditNode {
         } else {
             for index in 0..<node.indexCount {
                 let child = node.indexedChild(at: index)
-                literals.list.append((child.labelHash, .published(child)))
+                literals.list.append((child.labelHead, .published(child)))
             }
         }
         parameter = node.hasParameter ? .published(node.parameterChild) : nil
@@ -485,8 +487,10 @@ struct EditNode {
 /// A node's literal children during an edit.
 struct EditLiterals {
     /// Up to ``LiteralChildren/inlineLimit`` of them (more only until the next freeze), sorted by
-    /// hash, then label; empty once ``root`` is set.
-    var list: [(hash: UInt64, child: EditChild)] = []
+    /// the first word of their labels (``Node/labelHead``, as a number), then label: an order
+    /// that depends on the labels alone and reads no more than a node's header to thaw it (a
+    /// hash of each label would cost more than the rest of a thaw). Empty once ``root`` is set.
+    var list: [(head: UInt64, child: EditChild)] = []
     /// More, in chunks thawed one at a time: the root chunk.
     var root: EditChunkRef?
 }
