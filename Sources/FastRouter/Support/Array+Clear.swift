@@ -13,3 +13,21 @@ extension Array {
         }
     }
 }
+
+extension Array where Element: BitwiseCopyable {
+    /// `insert(_:at:)` for elements that are plain bytes: appended, then moved into place with one
+    /// copy of the elements after it. `insert(_:at:)` goes through the general `replaceSubrange`,
+    /// which costs more than moving the few elements of a node's index.
+    @inline(__always)
+    mutating func insertTrivially(_ element: Element, at position: Int) {
+        precondition(position >= 0 && position <= count, "insert position out of range")
+        append(element)
+        withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            // Overlapping ranges: a raw move (memmove) shifts them up by one.
+            UnsafeMutableRawPointer(base + position + 1).copyMemory(from: base + position,
+                                                                    byteCount: (buffer.count - 1 - position) * MemoryLayout<Element>.stride)
+            base[position] = element
+        }
+    }
+}

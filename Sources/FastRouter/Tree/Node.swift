@@ -149,16 +149,19 @@ struct Node: BitwiseCopyable {
 
     /// Writes a new block. `label`: the literal segment the node stands for (empty for a root or
     /// a dynamic segment's node).
-    static func make(label: [UInt8], literals: FrozenLiterals, parameter: Node?, edges: [Edge],
+    /// `labelOf`: a published node whose label this one has (a node the editor thawed whole),
+    /// copied from its block; `label` is then unused.
+    static func make(label: [UInt8], labelOf: Node? = nil, literals: FrozenLiterals, parameter: Node?, edges: [Edge],
                      terminals: [Terminal], wildcards: [Terminal], in arena: BlockArena) -> Node {
+        let labelLength = labelOf?.labelLength ?? label.count
         let literalSize = literals.byteCount
         let terminalOffset = headerSize + literalSize + (parameter == nil ? 0 : 8) + edgeSize * edges.count
         let labelOffset = terminalOffset + terminalSize * (terminals.count + wildcards.count)
         // A label of up to 16 bytes is all in the header's words (``labelHead``, ``labelTail``).
-        let storesLabel = label.count > 16
-        let size = labelOffset + (storesLabel ? (label.count + 15) & ~7 : 0)
+        let storesLabel = labelLength > 16
+        let size = labelOffset + (storesLabel ? (labelLength + 15) & ~7 : 0)
         precondition(edges.count <= Int(UInt16.max) && terminals.count <= Int(UInt16.max)
-                     && wildcards.count <= Int(UInt16.max) && label.count <= Int(UInt16.max)
+                     && wildcards.count <= Int(UInt16.max) && labelLength <= Int(UInt16.max)
                      && size <= Int(UInt32.max), "a tree node outgrew its header")
         let base = arena.allocate(byteCount: size)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
@@ -168,9 +171,9 @@ struct Node: BitwiseCopyable {
         if let parameter { maxKey = Swift.max(maxKey, parameter.maxKey) }
         for edge in edges { maxKey = Swift.max(maxKey, edge.child.maxKey) }
         base.storeBytes(of: maxKey, as: Int64.self)
-        base.storeBytes(of: SegmentHash.head(of: label), toByteOffset: 8, as: UInt64.self)
-        base.storeBytes(of: Self.tail(of: label), toByteOffset: 16, as: UInt64.self)
-        base.storeBytes(of: UInt16(label.count), toByteOffset: 24, as: UInt16.self)
+        base.storeBytes(of: labelOf?.labelHead ?? SegmentHash.head(of: label), toByteOffset: 8, as: UInt64.self)
+        base.storeBytes(of: labelOf?.labelTail ?? Self.tail(of: label), toByteOffset: 16, as: UInt64.self)
+        base.storeBytes(of: UInt16(labelLength), toByteOffset: 24, as: UInt16.self)
         if case .chunked = literals {} else {
             base.storeBytes(of: UInt16(literals.count), toByteOffset: 26, as: UInt16.self)
         }
@@ -213,7 +216,11 @@ struct Node: BitwiseCopyable {
             offset += terminalSize
         }
         if storesLabel {
-            label.withUnsafeBytes { (base + labelOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            if let labelOf {
+                (base + labelOffset).copyMemory(from: labelOf.storedLabel, byteCount: labelLength)
+            } else {
+                label.withUnsafeBytes { (base + labelOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            }
         }
         return Node(base)
     }

@@ -95,7 +95,7 @@ extension TreeEditor {
     func hash(of child: EditChild) -> UInt64 {
         switch child {
         case .published(let node): return node.labelHash
-        case .editing(let index): return nodes[index].source?.labelHash ?? SegmentHash.of(nodes[index].label)
+        case .editing(let index): return (nodes[index].source ?? nodes[index].labelOf)?.labelHash ?? SegmentHash.of(nodes[index].label)
         }
     }
 
@@ -105,7 +105,7 @@ extension TreeEditor {
         case .published(let node):
             return Self.labelEquals(node, label)
         case .editing(let index):
-            if let source = nodes[index].source { return Self.labelEquals(source, label) }
+            if let source = nodes[index].source ?? nodes[index].labelOf { return Self.labelEquals(source, label) }
             return nodes[index].label == label
         }
     }
@@ -116,7 +116,7 @@ extension TreeEditor {
     /// `scratch` is room for an index's list, reused from node to node.
     mutating func freezeLiterals(_ literals: EditLiterals, scratch: inout [(head: UInt64, node: Node)]) -> FrozenLiterals {
         guard let root = literals.root else {
-            scratch.removeAll(keepingCapacity: true)
+            scratch.clearKeepingCapacity()
             for entry in literals.list {
                 if let node = freezeChild(entry.child) { scratch.append((entry.head, node)) }
             }

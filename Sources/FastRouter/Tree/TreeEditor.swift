@@ -121,7 +121,7 @@ struct TreeEditor {
     func label(of child: EditChild) -> [UInt8] {
         switch child {
         case .published(let node): return node.labelBytes
-        case .editing(let index): return nodes[index].source?.labelBytes ?? nodes[index].label
+        case .editing(let index): return (nodes[index].source ?? nodes[index].labelOf)?.labelBytes ?? nodes[index].label
         }
     }
 
@@ -300,7 +300,7 @@ struct TreeEditor {
         }
         guard creating else { return nil }
         let fresh = makeNode(label: label)
-        nodes[index].literals.list.insert((head, .editing(fresh)), at: position)
+        nodes[index].literals.list.insertTrivially((head, .editing(fresh)), at: position)
         if nodes[index].literals.list.count > LiteralChildren.inlineLimit {
             // One more than an index holds: into chunks, by their labels' hashes.
             var root = EditChunkRef.editing(makeChunk(level: 0))
@@ -413,16 +413,20 @@ struct TreeEditor {
             && literals.count == 0
         if !isRoot && empty { return nil }
         written += 1
-        return Node.make(label: nodes[index].label, literals: literals, parameter: parameter, edges: edges,
+        return Node.make(label: nodes[index].label, labelOf: nodes[index].labelOf, literals: literals, parameter: parameter, edges: edges,
                          terminals: nodes[index].terminals, wildcards: nodes[index].wildcards, in: blockArena)
     }
 }
 
 /// A node being edited: a copy of a published node (patched, or thawed whole), or a new one.
 struct EditNode {
-    /// The literal segment it stands for; empty for a root or a dynamic segment's node, and
-    /// for a patched copy, whose label is its source's.
+    /// The literal segment it stands for; empty for a root or a dynamic segment's node, for a
+    /// patched copy, whose label is its source's, and for a node thawed whole, whose label is
+    /// ``labelOf``'s.
     var label: [UInt8]
+    /// For a node thawed whole: the published node it was, whose label it keeps (read from its
+    /// block, not copied: a thaw would otherwise allocate for it).
+    var labelOf: Node?
     /// For a patched copy (TreeEditor+Patches.swift): the published node it copies. The fields
     /// below are then unused; `nil` once thawed whole.
     var source: Node?
@@ -451,6 +455,7 @@ struct EditNode {
         // ``TreeEditor/makeNode(label:)``), and emptying a shared buffer would allocate.
         if !label.isEmpty { label = [] }
         source = nil
+        labelOf = nil
         newestPatch = -1
         patchCount = 0
         isTableRoot = false
@@ -465,7 +470,7 @@ struct EditNode {
 
     /// Makes it (empty) a whole copy of published `node`: its children published.
     mutating func thaw(_ node: Node) {
-        node.withLabel { label.append(contentsOf: UnsafeBufferPointer(start: $0, count: node.labelLength)) }
+        labelOf = node
         if node.isChunked {
             literals.root = .published(node.rootChunk)
         } else {
