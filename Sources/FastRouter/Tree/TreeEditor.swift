@@ -413,8 +413,19 @@ struct TreeEditor {
             && literals.count == 0
         if !isRoot && empty { return nil }
         written += 1
-        return Node.make(label: nodes[index].label, labelOf: nodes[index].labelOf, literals: literals, parameter: parameter, edges: edges,
-                         terminals: nodes[index].terminals, wildcards: nodes[index].wildcards, in: blockArena)
+        // The node's lists moved out for the call and back, not copied: a copy is a retain and a
+        // release of each.
+        var label: [UInt8] = [], terminals: [Terminal] = [], wildcards: [Terminal] = []
+        swap(&label, &nodes[index].label)
+        swap(&terminals, &nodes[index].terminals)
+        swap(&wildcards, &nodes[index].wildcards)
+        defer {
+            swap(&label, &nodes[index].label)
+            swap(&terminals, &nodes[index].terminals)
+            swap(&wildcards, &nodes[index].wildcards)
+        }
+        return Node.make(label: label, labelOf: nodes[index].labelOf, literals: literals, parameter: parameter, edges: edges,
+                         terminals: terminals, wildcards: wildcards, in: blockArena)
     }
 }
 
