@@ -589,7 +589,8 @@ private struct PatternReader {
 
     /// Whether two ranges of the pattern's bytes spell the same name.
     private func spellSame(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
-        lhs.count == rhs.count && bytes[lhs].elementsEqual(bytes[rhs])
+        lhs.count == rhs.count && ByteComparison.equal(bytes.baseAddress! + lhs.lowerBound, bytes.baseAddress! + rhs.lowerBound,
+                                                        lhs.count, folded: false)
     }
 }
 

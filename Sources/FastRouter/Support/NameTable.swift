@@ -36,7 +36,7 @@ package enum NameTable {
             /// The same names as immortal strings, by id.
             var strings: [UnsafePointer<String>] = []
             var layouts: [[Int64]: UnsafePointer<LayoutEntry>] = [:]
-            var shapes: [ShapeKey: UInt] = [:]
+            var shapes = ShapeTable()
             /// The buffer of the last lookup key, kept so that looking up a known layout
             /// allocates nothing.
             var spareKey: [Int64] = []
@@ -117,29 +117,71 @@ package enum NameTable {
             return UnsafePointer(storage)
         }
 
-        /// What makes two ``TerminalShape``s equal.
-        private struct ShapeKey: Hashable {
-            var layout: UInt
-            var nameCount: Int
-            var ranks: [UInt8]
-            var host: [UInt8]
-            var hostRank: UInt8
-            var priority: Int32
-            var expansion: UInt16
-            var endsWithWildcard: Bool
-            var methods: MethodSet
+        /// The interned shapes, by a hash of what makes two equal: open addressing over the
+        /// shapes' addresses (0: empty), compared field by field. A `Dictionary` of a key struct
+        /// cost a seeded hash of the key and a copy of its lists for every add.
+        struct ShapeTable {
+            private var slots = [UInt](repeating: 0, count: 64)
+            private var count = 0
 
-            /// Every field folded into two words first: the hasher's cost is per word it is fed,
-            /// and a shape is interned on every add.
-            func hash(into hasher: inout Hasher) {
+            /// The hash of a shape's identifying fields, its lists byte by byte.
+            static func hash(layout: UnsafePointer<LayoutEntry>, nameCount: Int, ranks: UnsafeBufferPointer<UInt8>,
+                             host: UnsafeBufferPointer<UInt8>, key: Int64, expansion: UInt16, endsWithWildcard: Bool,
+                             anyMethod: Bool, methods: UInt64) -> UInt64 {
                 var fold: UInt64 = 0xCBF2_9CE4_8422_2325
                 for byte in ranks { fold = (fold ^ UInt64(byte)) &* 0x100_0000_01B3 }
                 for byte in host { fold = (fold ^ UInt64(byte)) &* 0x100_0000_01B3 }
-                fold ^= UInt64(truncatingIfNeeded: nameCount) &<< 40 ^ UInt64(hostRank) &<< 32 ^ UInt64(expansion) &<< 8
-                    ^ UInt64(UInt32(bitPattern: priority)) &<< 48 ^ (endsWithWildcard ? 1 : 0) ^ (methods.isAny ? 2 : 0)
-                hasher.combine(UInt64(layout) ^ fold)
-                hasher.combine(methods.mask)
+                fold ^= UInt64(truncatingIfNeeded: nameCount) &<< 40 ^ UInt64(expansion) &<< 8
+                    ^ UInt64(bitPattern: key) &<< 44 ^ (endsWithWildcard ? 1 : 0) ^ (anyMethod ? 2 : 0)
+                fold = (fold ^ UInt64(UInt(bitPattern: layout))) &* SegmentHash.multiplier
+                fold = (fold ^ methods ^ fold >> 29) &* SegmentHash.multiplier
+                return fold ^ fold >> 32
             }
+
+            static func hash(of shape: TerminalShape) -> UInt64 {
+                hash(layout: shape.layout, nameCount: shape.nameCount,
+                     ranks: UnsafeBufferPointer(start: shape.ranks, count: shape.rankCount),
+                     host: UnsafeBufferPointer(start: shape.host, count: shape.hostLength), key: shape.key,
+                     expansion: shape.expansion, endsWithWildcard: shape.endsWithWildcard, anyMethod: shape.anyMethod,
+                     methods: shape.methods)
+            }
+
+            /// The shape with `hash` that `matches` accepts, if there is one.
+            func find(_ hash: UInt64, _ matches: (TerminalShape) -> Bool) -> UInt? {
+                let mask = slots.count - 1
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while slots[slot] != 0 {
+                    if matches(UnsafePointer<TerminalShape>(bitPattern: slots[slot]).unsafelyUnwrapped.pointee) { return slots[slot] }
+                    slot = (slot + 1) & mask
+                }
+                return nil
+            }
+
+            /// Adds `shape` (not there yet), whose hash is `hash`.
+            mutating func insert(_ shape: UInt, hash: UInt64) {
+                if (count + 1) * 4 > slots.count * 3 { grow() }
+                let mask = slots.count - 1
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = shape
+                count += 1
+            }
+
+            private mutating func grow() {
+                let old = slots
+                slots = [UInt](repeating: 0, count: old.count * 2)
+                count = 0
+                for shape in old where shape != 0 {
+                    insert(shape, hash: Self.hash(of: UnsafePointer<TerminalShape>(bitPattern: shape).unsafelyUnwrapped.pointee))
+                }
+            }
+        }
+
+        /// Whether `count` bytes at `stored` are `bytes`.
+        private static func sameBytes(_ stored: UnsafePointer<UInt8>?, _ count: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard count == bytes.count else { return false }
+            guard count > 0, let stored, let base = bytes.baseAddress else { return true }
+            return ByteComparison.equal(stored, base, count, folded: false)
         }
 
         /// The immortal shape of a route expansion: its parameter layout (from
@@ -148,30 +190,41 @@ package enum NameTable {
         func internShape(layout: UnsafePointer<LayoutEntry>, nameCount: Int, ranks: [UInt8], host: [UInt8],
                          hostRank: UInt8, priority: Int32, expansion: UInt16, endsWithWildcard: Bool,
                          methods: MethodSet) -> UnsafePointer<TerminalShape> {
-            let key = ShapeKey(layout: UInt(bitPattern: layout), nameCount: nameCount, ranks: ranks, host: host,
-                               hostRank: hostRank, priority: priority, expansion: expansion, endsWithWildcard: endsWithWildcard,
-                               methods: methods)
-            let address = state.withLock { state -> UInt in
-                if let existing = state.shapes[key] { return existing }
-                let layout = UnsafePointer<LayoutEntry>(bitPattern: key.layout)!
-                let rankStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(ranks.count, 1))
-                rankStorage.initialize(from: ranks, count: ranks.count)
-                var hostStorage: UnsafeMutablePointer<UInt8>?
-                if !host.isEmpty {
-                    hostStorage = .allocate(capacity: host.count)
-                    hostStorage!.initialize(from: host, count: host.count)
+            let key = Int64(priority) &<< 2 | Int64(hostRank)
+            return ranks.withUnsafeBufferPointer { ranks in
+                host.withUnsafeBufferPointer { host in
+                    let hash = ShapeTable.hash(layout: layout, nameCount: nameCount, ranks: ranks, host: host, key: key,
+                                               expansion: expansion, endsWithWildcard: endsWithWildcard,
+                                               anyMethod: methods.isAny, methods: methods.mask)
+                    let address = state.withLock { state -> UInt in
+                        let existing = state.shapes.find(hash) { shape in
+                            shape.layout == layout && shape.nameCount == nameCount && shape.key == key
+                                && shape.expansion == expansion && shape.endsWithWildcard == endsWithWildcard
+                                && shape.anyMethod == methods.isAny && shape.methods == methods.mask
+                                && shape.hostRank == hostRank
+                                && Self.sameBytes(shape.ranks, shape.rankCount, ranks)
+                                && Self.sameBytes(shape.host, shape.hostLength, host)
+                        }
+                        if let existing { return existing }
+                        let rankStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(ranks.count, 1))
+                        if let base = ranks.baseAddress { rankStorage.initialize(from: base, count: ranks.count) }
+                        var hostStorage: UnsafeMutablePointer<UInt8>?
+                        if let base = host.baseAddress, !host.isEmpty {
+                            hostStorage = .allocate(capacity: host.count)
+                            hostStorage!.initialize(from: base, count: host.count)
+                        }
+                        let shape = UnsafeMutablePointer<TerminalShape>.allocate(capacity: 1)
+                        shape.initialize(to: TerminalShape(layout: layout, nameCount: nameCount, ranks: rankStorage,
+                                                           rankCount: ranks.count, host: hostStorage.map { UnsafePointer($0) },
+                                                           hostLength: host.count, hostRank: hostRank, expansion: expansion,
+                                                           endsWithWildcard: endsWithWildcard, anyMethod: methods.isAny,
+                                                           methods: methods.mask, key: key))
+                        state.shapes.insert(UInt(bitPattern: shape), hash: hash)
+                        return UInt(bitPattern: shape)
+                    }
+                    return UnsafePointer(bitPattern: address)!
                 }
-                let shape = UnsafeMutablePointer<TerminalShape>.allocate(capacity: 1)
-                shape.initialize(to: TerminalShape(layout: layout, nameCount: nameCount, ranks: rankStorage,
-                                                   rankCount: ranks.count, host: hostStorage.map { UnsafePointer($0) },
-                                                   hostLength: host.count, hostRank: hostRank, expansion: expansion,
-                                                   endsWithWildcard: endsWithWildcard, anyMethod: methods.isAny,
-                                                   methods: methods.mask,
-                                                   key: Int64(priority) &<< 2 | Int64(hostRank)))
-                state.shapes[key] = UInt(bitPattern: shape)
-                return UInt(bitPattern: shape)
             }
-            return UnsafePointer(bitPattern: address)!
         }
 
         /// The id of `name`, interning it on first use (the caller checked the capacity).
