@@ -96,7 +96,9 @@ extension RouterCore {
                     let methodSet = try state.methodSetIndex(methods)
                     try state.preparation.prepare(registrations[index], methods, methodSet, context, into: &variants)
                     variants.reverse()
-                    while var (variant, terminal) = variants.popLast() {
+                    while let popped = variants.popLast() {
+                        var variant = popped.0
+                        let terminal = popped.1
                         guard state.editor.add(variant, terminal) else { throw duplicate() }
                         maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
                         state.preparation.recycle(&variant)

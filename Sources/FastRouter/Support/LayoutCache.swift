@@ -33,8 +33,10 @@ struct LayoutCache {
             // A name's length and end bytes, not all its bytes: a collision only costs a miss,
             // and walking a string's bytes costs more than the rest of the lookup. Read from the
             // string's own bytes: `UTF8View.last` walks index arithmetic.
-            let ends = name.utf8.withContiguousStorageIfAvailable { bytes in
-                UInt64(bytes.first ?? 0) << 8 | UInt64(bytes.last ?? 0) | UInt64(bytes.count) << 16
+            let ends = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+                let first = UInt64(bytes.first ?? 0)
+                let last = UInt64(bytes.last ?? 0)
+                return first << 8 | last | UInt64(bytes.count) << 16
             } ?? UInt64(name.utf8.count) << 16
             hash = (hash ^ ends) &* 0x100_0000_01B3
             hash = (hash ^ UInt64(UInt32(bitPattern: segment))) &* 0x100_0000_01B3
