@@ -609,7 +609,7 @@ import Glibc
     ///
     /// Found by this test: removal freed the template or regex no registered route used any more
     /// while the pinned version's edges still pointed to it. A kept version now keeps them
-    /// (`RetiredVersion.keepAlive`). In a child process, since a regression may crash.
+    /// (`RetiredVersions.Version.keepAlive`). In a child process, since a regression may crash.
     @Test func declinesWalkEdgesOfRemovedRoutes() async {
         await #expect(processExitsWith: .success) {
             PublicationStressTests.runDeclinesOverRemovedEdges()

@@ -68,7 +68,7 @@
  *   oldest pin    ReaderRegistry.oldestPin(of:), after the grace period: read every slot's
  *                 pinned word (acquiring), one at a time, and keep the smallest non-zero one.
  *   replaced      oldRoot and oldChild in Writer: what the update replaced (the old root, and the
- *                 old child of the key it changed), RetiredVersion(version: u, ...) in publish.
+ *                 old child of the key it changed), retired.append(version: u, ...) in publish.
  *   retired list  keptRoot[v] and keptChild[v] in Writer: the retired entry tagged with version v
  *                 (what update v replaced), NIL when there is none. PublishedTables.publish
  *                 appends the new entry when the oldest pin is <= the old version (else frees it
