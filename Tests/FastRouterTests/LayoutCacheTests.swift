@@ -44,6 +44,24 @@ import Testing
         }
     }
 
+    /// The store's shape table gives one shape per distinct shape, through its growth: each
+    /// asked for again (after the table grew) is the one it made first, and differing in any
+    /// field makes another.
+    @Test func theStoreInternsEachShapeOnce() throws {
+        let store = NameTable.Store(capacity: 100)
+        let layout = try store.internLayout([("id", 1)])
+        func shape(_ index: Int) -> UnsafePointer<TerminalShape> {
+            store.internShape(layout: layout, nameCount: 1, ranks: [3, UInt8(index % 5), 0],
+                              host: index % 3 == 0 ? [] : Array("h\(index % 7).example".utf8), hostRank: UInt8(index % 3),
+                              priority: Int32(index / 15), expansion: 0, endsWithWildcard: false, methods: .any)
+        }
+        let first = (0..<500).map(shape)
+        // Ranks (index mod 5), host rank (mod 3) and priority (index / 15) tell every index apart.
+        #expect(Set(first.map(UInt.init(bitPattern:))).count == 500)
+        for index in 0..<500 { #expect(shape(index) == first[index], "shape \(index) interned once") }
+        #expect(first[0].pointee.priority == 0 && first[499].pointee.priority == 33)
+    }
+
     @Test func aFullStoreStillFailsThroughTheCache() {
         let store = NameTable.Store(capacity: 2)
         var cache = LayoutCache()

@@ -36,7 +36,8 @@ package enum PatternParser {
     }
 
     /// The lists a ``Pattern`` of one variant is made of, kept by a writer that parses many
-    /// patterns: a pattern's lists handed back (``Lists/recycle(_:)``) serve the next one, so a
+    /// patterns: a pattern's lists handed back (``Lists/recycle(segments:)``,
+    /// ``Lists/recycle(variants:)``) serve the next one, so a
     /// single add allocates no list for its pattern.
     struct Lists {
         var segments: [Segment] = []

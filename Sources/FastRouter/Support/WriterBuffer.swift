@@ -6,7 +6,7 @@
 /// The elements live in a `ManagedBuffer` (which deinitializes them when the last copy goes);
 /// the pointers into it are kept beside it, so an access never touches the buffer object itself.
 /// Copies share the elements: the owner must be used as one value (the writer's ``TreeEditor`` is
-/// taken and put back, never copied and kept).
+/// used where it lies in its state, never copied and kept).
 struct WriterBuffer<Element> {
     private final class Storage: ManagedBuffer<Int, Element> {
         deinit {
@@ -32,8 +32,6 @@ struct WriterBuffer<Element> {
         // Safety: `create` makes an instance of the class it is called on.
         unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in 0 }, to: Storage.self)
     }
-
-    var isEmpty: Bool { count == 0 }
 
     /// Element `index`, in place (`index` below ``count``).
     subscript(index: Int) -> Element {
@@ -64,18 +62,6 @@ struct WriterBuffer<Element> {
         count = 0
         stored.pointee = 0
     }
-
-    /// The last element, removed.
-    @discardableResult
-    mutating func removeLast() -> Element {
-        precondition(count > 0, "removeLast on an empty WriterBuffer")
-        count -= 1
-        stored.pointee = count
-        return (base + count).move()
-    }
-
-    /// The elements, for a loop; valid until the next change of the list.
-    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     private mutating func grow(to minimum: Int) {
         let fresh = Self.makeStorage(capacity: Swift.max(minimum, capacity * 2))

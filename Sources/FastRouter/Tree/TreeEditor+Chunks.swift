@@ -95,7 +95,7 @@ extension TreeEditor {
     func hash(of child: EditChild) -> UInt64 {
         switch child {
         case .published(let node): return node.labelHash
-        case .editing(let index): return (nodes[index].source ?? nodes[index].labelOf)?.labelHash ?? SegmentHash.of(nodes[index].label)
+        case .editing(let index): return nodes[index].labelNode?.labelHash ?? SegmentHash.of(nodes[index].label)
         }
     }
 
@@ -105,7 +105,7 @@ extension TreeEditor {
         case .published(let node):
             return Self.labelEquals(node, label)
         case .editing(let index):
-            if let source = nodes[index].source ?? nodes[index].labelOf { return Self.labelEquals(source, label) }
+            if let labelNode = nodes[index].labelNode { return Self.labelEquals(labelNode, label) }
             return nodes[index].label == label
         }
     }

@@ -121,7 +121,7 @@ struct TreeEditor {
     func label(of child: EditChild) -> [UInt8] {
         switch child {
         case .published(let node): return node.labelBytes
-        case .editing(let index): return (nodes[index].source ?? nodes[index].labelOf)?.labelBytes ?? nodes[index].label
+        case .editing(let index): return nodes[index].labelNode?.labelBytes ?? nodes[index].label
         }
     }
 
@@ -438,6 +438,8 @@ struct EditNode {
     /// For a node thawed whole: the published node it was, whose label it keeps (read from its
     /// block, not copied: a thaw would otherwise allocate for it).
     var labelOf: Node?
+    /// The published node whose label this one has (its ``source`` or ``labelOf``), if any.
+    var labelNode: Node? { source ?? labelOf }
     /// For a patched copy (TreeEditor+Patches.swift): the published node it copies. The fields
     /// below are then unused; `nil` once thawed whole.
     var source: Node?
