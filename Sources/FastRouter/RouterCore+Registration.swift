@@ -18,6 +18,14 @@ extension RouterCore {
             if let text { return withUTF8(text, body) }
             return body(bytes)
         }
+
+        /// ``withPattern(_:)`` of the registration at `registration`, read where it lies: a
+        /// method called on a registration read out of a buffer copies it whole (a retain and a
+        /// release of its string and its list).
+        static func withPattern<R>(at registration: UnsafePointer<Registration>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if registration.pointee.text == nil { return body(registration.pointee.bytes) }
+            return withUTF8(registration.pointee.text.unsafelyUnwrapped, body)
+        }
     }
 
     /// Registers one route (all its expansions) or nothing.
@@ -25,7 +33,7 @@ extension RouterCore {
     ///   reserved id, or `.outOfMemory` when the process-wide table of parameter names is full.
     /// - Complexity: O(pattern length) plus one grace period.
     package func add(pattern: UnsafeBufferPointer<UInt8>, priority: Int32, id: UInt64, payload: UnsafeMutableRawPointer?) throws(RouterError) {
-        try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload)])
+        try add(one: Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload))
     }
 
     /// Registers one route for the methods of `methods`, a comma-separated list (`"GET,POST"`;
@@ -35,7 +43,15 @@ extension RouterCore {
     package func add(pattern: UnsafeBufferPointer<UInt8>, methods: UnsafeBufferPointer<UInt8>, priority: Int32,
                      id: UInt64, payload: UnsafeMutableRawPointer? = nil) throws(RouterError) {
         let list = methods.isEmpty ? [] : try MethodList.parse(methods)
-        try add([Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload, methods: list)])
+        try add(one: Registration(text: nil, bytes: pattern, priority: priority, id: id, payload: payload, methods: list))
+    }
+
+    /// Registers one route, lent to the batch path where it lies (a list of one would be an
+    /// allocation per add).
+    private func add(one registration: Registration) throws(RouterError) {
+        try withUnsafePointer(to: registration) { (pointer) throws(RouterError) in
+            try add(UnsafeBufferPointer(start: pointer, count: 1))
+        }
     }
 
     /// Registers routes all at once, or none of them when any fails.
@@ -46,6 +62,12 @@ extension RouterCore {
     /// lock; readers never take it.
     /// - Complexity: O(total pattern length) plus the nodes the batch changes; one grace period.
     func add(_ registrations: [Registration]) throws(RouterError) {
+        try registrations.withUnsafeBufferPointer { (registrations) throws(RouterError) in try add(registrations) }
+    }
+
+    /// ``add(_:)-([Registration])`` on the registrations where they lie.
+    private func add(_ lent: UnsafeBufferPointer<Registration>) throws(RouterError) {
+        let registrations = LentRegistrations(buffer: lent)
         // By index, here and below: a registration read in place, not copied out (it holds a
         // string and an array).
         for index in registrations.indices {
@@ -94,7 +116,7 @@ extension RouterCore {
                 for index in registrations.indices {
                     let methods = try self.methods.set(of: registrations[index].methods)
                     let methodSet = try state.methodSetIndex(methods)
-                    try state.preparation.prepare(registrations[index], methods, methodSet, context, into: &variants)
+                    try state.preparation.prepare(registrations.address(index), methods, methodSet, context, into: &variants)
                     variants.reverse()
                     while let popped = variants.popLast() {
                         var variant = popped.0
@@ -122,7 +144,7 @@ extension RouterCore {
             }
             for index in registrations.indices {
                 let methodSet = state.preparation.methodSets[index]
-                registrations[index].withPattern { bytes in
+                Registration.withPattern(at: registrations.address(index)) { bytes in
                     state.routes.add(id: registrations[index].id, pattern: bytes, methodSet: methodSet,
                                      priority: registrations[index].priority, sequence: sequence)
                 }
@@ -136,4 +158,19 @@ extension RouterCore {
 
     /// Most routes a registration call's buffers are kept for, for the next call.
     private static var spareBufferRoutes: Int { 256 }
+
+    /// The registrations of one call where the caller keeps them, read under the writer lock.
+    // Safety: `@unchecked Sendable` as ``Registration`` is: the buffer is the caller's, which
+    // outlives the call, and only the call's own thread reads it, inside the lock's closure.
+    private struct LentRegistrations: @unchecked Sendable {
+        let buffer: UnsafeBufferPointer<Registration>
+        var count: Int { buffer.count }
+        var indices: Range<Int> { buffer.indices }
+        subscript(index: Int) -> Registration {
+            unsafeAddress { buffer.baseAddress.unsafelyUnwrapped + index }
+        }
+        /// Where registration `index` lies.
+        func address(_ index: Int) -> UnsafePointer<Registration> { buffer.baseAddress.unsafelyUnwrapped + index }
+        func allSatisfy(_ predicate: (Registration) -> Bool) -> Bool { buffer.allSatisfy(predicate) }
+    }
 }

@@ -42,6 +42,7 @@ package enum PatternParser {
     struct Lists {
         var segments: [Segment] = []
         var variants: [[Segment]] = []
+        var literals = RecentLiterals()
 
         /// Keeps the lists of `segments` (a variant's, no longer used) and of `variants` for the
         /// next pattern, emptied.
@@ -63,6 +64,8 @@ package enum PatternParser {
             throw RouterError(.invalidPattern, offset: maxLength, "pattern is longer than \(maxLength) bytes")
         }
         var reader = PatternReader(bytes: pattern)
+        swap(&reader.literals, &lists.literals)
+        defer { swap(&reader.literals, &lists.literals) }
         var parsed = try reader.readPattern(webSchemes: webSchemes, reusing: &lists)
         // Regexes compile once the whole pattern has read well, so its syntax errors come before
         // a regex's compile error; and the reader holds no closure (one kept in a value costs an
@@ -98,6 +101,8 @@ private struct PatternReader {
     /// Regex sources in order of first use, each once, with the offset of its constraint: what
     /// ``PatternParser/parse(_:webSchemes:knownRegex:)`` compiles once the pattern has read well.
     var regexSources: [(source: String, offset: Int)] = []
+    /// The writer's recent literals (``PatternParser/Lists``), lent for the parse.
+    var literals = RecentLiterals()
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -365,7 +370,7 @@ private struct PatternReader {
         }
         if end > position && (end == bytes.count || ByteClass.endsSegment(bytes[end])) {
             defer { position = end }
-            return .literal(Array(UnsafeBufferPointer(rebasing: bytes[position..<end])))
+            return .literal(literals.array(of: UnsafeBufferPointer(rebasing: bytes[position..<end])))
         }
         // A placeholder that is the whole segment, the next most common: no pieces to collect.
         // (An unbalanced brace is left to the loop below, which reports it.)

@@ -65,11 +65,11 @@ extension BatchPreparation {
     /// `variants` (emptied first: the caller's buffer, reused from route to route), recording
     /// what the route shares with others and its method set's index (`methodSet`). Reads no
     /// router state but `context`'s snapshot, and interns names and shapes in the process's tables.
-    mutating func prepare(_ registration: borrowing RouterCore.Registration, _ methods: MethodSet, _ methodSet: UInt16,
+    mutating func prepare(_ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet, _ methodSet: UInt16,
                           _ context: Context, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
         var lists = PatternParser.Lists()
         swap(&lists, &patternLists)
-        var pattern = try registration.withPattern { bytes in
+        var pattern = try RouterCore.Registration.withPattern(at: registration) { bytes in
             Result { () throws(RouterError) in
                 try PatternParser.parse(bytes, webSchemes: context.webSchemes, reusing: &lists) { source in
                     regexes[source] ?? context.regexes[source]?.regex
@@ -101,7 +101,7 @@ extension BatchPreparation {
 
     private mutating func makeVariant(_ pattern: borrowing Pattern, _ regexPointers: [String: UnsafeRawPointer],
                                       _ context: Context, _ templateKeys: inout Set<[DuplicateKey.Piece]>,
-                                      _ registration: borrowing RouterCore.Registration, _ methods: MethodSet,
+                                      _ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet,
                                       expansion: Int, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
         var names = spareNames
         spareNames = []
@@ -142,9 +142,9 @@ extension BatchPreparation {
         let variant = RouteVariant(pattern, expansion: expansion, resolved: resolved)
         if !variant.endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
         let shape = context.names.internShape(layout: layout, nameCount: names.count, ranks: spareRanks,
-                                              host: variant.hostBytes, hostRank: pattern.host.rank, priority: registration.priority,
+                                              host: variant.hostBytes, hostRank: pattern.host.rank, priority: registration.pointee.priority,
                                               expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
                                               methods: methods)
-        variants.append((variant, Terminal(shape: shape, routeID: registration.id, payload: registration.payload, sequence: sequence)))
+        variants.append((variant, Terminal(shape: shape, routeID: registration.pointee.id, payload: registration.pointee.payload, sequence: sequence)))
     }
 }
