@@ -87,8 +87,16 @@ extension TreeEditor {
     mutating func materialize(_ index: Int) {
         guard let source = nodes[index].source else { return }
         var patch = nodes[index].newestPatch
+        let (insertedAt, insertedChild) = (nodes[index].insertedAt, nodes[index].insertedChild)
         nodes[index].empty()
         nodes[index].thaw(source)
+        // After the patches below, whose positions are the source's.
+        defer {
+            if insertedAt >= 0 {
+                let head = nodes[insertedChild].label.isEmpty ? 0 : SegmentHash.head(of: nodes[insertedChild].label)
+                nodes[index].literals.list.insertTrivially((head, .editing(insertedChild)), at: insertedAt)
+            }
+        }
         while patch >= 0 {
             let target = patches[patch].target
             switch patches[patch].slot {
@@ -128,6 +136,7 @@ extension TreeEditor {
     /// the published node has none.
     mutating func patchedLiteralChild(of index: Int, _ label: [UInt8]) -> Int? {
         let source = nodes[index].source.unsafelyUnwrapped
+        if nodes[index].insertedAt >= 0 && nodes[nodes[index].insertedChild].label == label { return nodes[index].insertedChild }
         if source.isChunked {
             let root = patchedChunk(of: index, inChunk: false, .rootChunk, published: source.rootChunk, level: 0)
             return patchedChild(label, hash: SegmentHash.of(label), inChunk: root)
@@ -203,6 +212,34 @@ extension TreeEditor {
         })
     }
 
+    // MARK: Inserting into a copy
+
+    /// A new literal child labelled `label` of patched node `index`, which has none: the copy
+    /// keeps its source and takes the child as its one insertion (written into the source's
+    /// index at freeze time, ``writeCopy(ofNode:)``). `nil` when the copy cannot take it (its
+    /// source is chunked or its index full, or it has an insertion already): it must be thawed
+    /// whole.
+    ///
+    /// A node that gains a child is mostly an add's last ancestor, often a wide one (a site's
+    /// resources under an id): thawing it whole would list, then re-encode, every child.
+    mutating func insertLiteral(_ label: [UInt8], into index: Int) -> Int? {
+        let source = nodes[index].source.unsafelyUnwrapped
+        guard nodes[index].insertedAt < 0, !source.isChunked, source.indexCount < LiteralChildren.inlineLimit else { return nil }
+        // The position in the index's order (``EditLiterals/list``): by first word, then label.
+        let head = SegmentHash.head(of: label)
+        var position = 0
+        while position < source.indexCount {
+            let child = source.indexedChild(at: position)
+            let before = child.labelHead != head ? child.labelHead < head : child.labelBytes.lexicographicallyPrecedes(label)
+            guard before else { break }
+            position += 1
+        }
+        let fresh = makeNode(label: label)
+        nodes[index].insertedChild = fresh
+        nodes[index].insertedAt = position
+        return fresh
+    }
+
     // MARK: Freezing a copy
 
     /// Whether patched node `index` can be frozen as a copy: every child it patches came out
@@ -210,6 +247,7 @@ extension TreeEditor {
     /// Otherwise its key, flags or index must be computed again (``materialize(_:)``).
     mutating func copyStaysValid(_ index: Int) -> Bool {
         let source = nodes[index].source.unsafelyUnwrapped
+        if nodes[index].insertedAt >= 0 && frozenNode(nodes[index].insertedChild) == nil { return false }
         var patch = nodes[index].newestPatch
         while patch >= 0 {
             let target = patches[patch].target
@@ -268,10 +306,18 @@ extension TreeEditor {
     /// patched words and key.
     mutating func writeCopy(ofNode index: Int) -> Node {
         let source = nodes[index].source.unsafelyUnwrapped
-        let size = source.byteCount
-        let base = allocateBlock(byteCount: size)
-        base.copyMemory(from: source.base, byteCount: size)
+        let insertedAt = nodes[index].insertedAt
+        let base: UnsafeMutableRawPointer
         var maxKey = source.maxKey
+        if insertedAt >= 0 {
+            let child = frozenNode(nodes[index].insertedChild).unsafelyUnwrapped
+            base = writeCopy(of: source, inserting: child, at: insertedAt)
+            maxKey = max(maxKey, child.maxKey)
+        } else {
+            let size = source.byteCount
+            base = allocateBlock(byteCount: size)
+            base.copyMemory(from: source.base, byteCount: size)
+        }
         var patch = nodes[index].newestPatch
         while patch >= 0 {
             let slot = patches[patch].slot
@@ -286,12 +332,40 @@ extension TreeEditor {
                 maxKey = max(maxKey, child.maxKey)
                 address = child.base
             }
-            base.storeBytes(of: address, toByteOffset: Self.offset(of: slot, in: source), as: UnsafeMutableRawPointer.self)
+            base.storeBytes(of: address, toByteOffset: Self.offset(of: slot, in: source, inserting: insertedAt),
+                            as: UnsafeMutableRawPointer.self)
             patch = patches[patch].next
         }
         base.storeBytes(of: maxKey, as: Int64.self)
         written += 1
         return Node(base)
+    }
+
+    /// A new block: published `source` (a small index) with `child` inserted at `position` of
+    /// its index, everything after the index moved along; the same block ``Node/make`` would
+    /// write for that node (its key is the caller's to set).
+    func writeCopy(of source: Node, inserting child: Node, at position: Int) -> UnsafeMutableRawPointer {
+        let count = source.indexCount
+        let oldIndexSize = count == 0 ? 0 : LiteralChildren.tagBytes(count) + 8 * count
+        let newIndexSize = LiteralChildren.tagBytes(count + 1) + 8 * (count + 1)
+        let restSize = source.byteCount - Node.headerSize - oldIndexSize
+        let base = allocateBlock(byteCount: Node.headerSize + newIndexSize + restSize)
+        base.copyMemory(from: source.base, byteCount: Node.headerSize)
+        let index = base + Node.headerSize
+        index.initializeMemory(as: UInt8.self, repeating: 0, count: newIndexSize)
+        for entry in 0...count {
+            let node = entry < position ? source.indexedChild(at: entry) : entry == position ? child : source.indexedChild(at: entry - 1)
+            index.storeBytes(of: node.indexTag, toByteOffset: LiteralChildren.tagOffset(entry, count: count + 1), as: UInt8.self)
+            index.storeBytes(of: node.base, toByteOffset: LiteralChildren.childOffset(entry), as: UnsafeMutableRawPointer.self)
+        }
+        (index + newIndexSize).copyMemory(from: source.base + Node.headerSize + oldIndexSize, byteCount: restSize)
+        var flags = source.flags & ~(Node.leafFlag | Node.singleLiteralFlag | Node.indexedFlag)
+        flags |= count == 0 ? Node.singleLiteralFlag : Node.indexedFlag
+        base.storeBytes(of: UInt16(count + 1), toByteOffset: 26, as: UInt16.self)
+        base.storeBytes(of: flags, toByteOffset: 34, as: UInt8.self)
+        let terminalOffset = base.load(fromByteOffset: 36, as: UInt32.self)
+        base.storeBytes(of: terminalOffset + UInt32(newIndexSize - oldIndexSize), toByteOffset: 36, as: UInt32.self)
+        return base
     }
 
     /// Writes patched chunk `index` (``frozenChunkStaysValid(_:)``) as a copy of its source.
@@ -314,6 +388,22 @@ extension TreeEditor {
         base.storeBytes(of: UInt32(chunks[index].frozenCount), toByteOffset: 8, as: UInt32.self)
         written += 1
         return LiteralChunk(base)
+    }
+
+    /// Where word `slot` of published node `node`'s block lies in its copy that gains a literal
+    /// child at index position `insertedAt` (-1: none; see ``writeCopy(of:inserting:at:)``).
+    static func offset(of slot: PatchSlot, in node: Node, inserting insertedAt: Int) -> Int {
+        guard insertedAt >= 0 else { return offset(of: slot, in: node) }
+        let count = node.indexCount
+        let growth = LiteralChildren.tagBytes(count + 1) + 8 * (count + 1) - (count == 0 ? 0 : LiteralChildren.tagBytes(count) + 8 * count)
+        switch slot {
+        case .literal(let position):
+            return Node.headerSize + LiteralChildren.childOffset(position < insertedAt ? position : position + 1)
+        case .parameter, .edge:
+            return offset(of: slot, in: node) + growth
+        case .rootChunk, .entry:
+            preconditionFailure("a chunked node takes no insertion")
+        }
     }
 
     /// Where word `slot` lies in published node `node`'s block.

@@ -271,6 +271,7 @@ struct TreeEditor {
         if nodes[index].source != nil {
             if let reached = patchedLiteralChild(of: index, label) { return reached }
             guard creating else { return nil }
+            if let inserted = insertLiteral(label, into: index) { return inserted }
             materialize(index)
         }
         if var root = nodes[index].literals.root {
@@ -447,6 +448,11 @@ struct EditNode {
     /// to the one before, ``BlockPatch/next``), and how many it has.
     var newestPatch = -1
     var patchCount = 0
+    /// For a patched copy of a node with a small index: a new literal child the copy gains
+    /// (TreeEditor+Patches.swift, "Inserting into a copy"), the edited node, and the position
+    /// in the source's index it goes before (-1: none).
+    var insertedChild = 0
+    var insertedAt = -1
     var literals = EditLiterals()
     var parameter: EditChild?
     /// Partial-segment edges, then constraint edges.
@@ -471,14 +477,17 @@ struct EditNode {
         labelOf = nil
         newestPatch = -1
         patchCount = 0
+        insertedAt = -1
         isTableRoot = false
         frozen = TreeEditor.notFrozen
-        literals.list.clearKeepingCapacity()
+        // Most nodes were patched copies, whose lists stayed empty: an empty list is left alone
+        // (emptying it would still check its buffer's uniqueness).
+        if !literals.list.isEmpty { literals.list.clearKeepingCapacity() }
         literals.root = nil
         parameter = nil
-        edges.clearKeepingCapacity()
-        terminals.clearKeepingCapacity()
-        wildcards.clearKeepingCapacity()
+        if !edges.isEmpty { edges.clearKeepingCapacity() }
+        if !terminals.isEmpty { terminals.clearKeepingCapacity() }
+        if !wildcards.isEmpty { wildcards.clearKeepingCapacity() }
     }
 
     /// Makes it (empty) a whole copy of published `node`: its children published.
