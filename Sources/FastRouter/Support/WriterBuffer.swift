@@ -45,6 +45,10 @@ struct WriterBuffer<Element> {
         }
     }
 
+    /// The elements where they lie: valid until the next ``append(_:)``, ``reserveCapacity(_:)``
+    /// or ``removeAll()``.
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
     mutating func append(_ element: consuming Element) {
         if count == capacity { grow(to: count + 1) }
         (base + count).initialize(to: element)

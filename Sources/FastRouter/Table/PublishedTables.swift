@@ -44,7 +44,9 @@ struct PublishedTables: ~Copyable {
 
     init(pathsCompareExactly: Bool) {
         self.pathsCompareExactly = pathsCompareExactly
-        let empty = Node.make(label: [], literals: .none, parameter: nil, edges: [], terminals: [], wildcards: [], in: arena)
+        let none = UnsafeBufferPointer<Terminal>(start: nil, count: 0)
+        let empty = Node.make(label: UnsafeBufferPointer(start: nil, count: 0), literals: .none, parameter: nil,
+                              edges: UnsafeBufferPointer(start: nil, count: 0), terminals: none, wildcards: none, in: arena)
         roots.store(UInt(bitPattern: TableRoots.make([(nil, empty)], maxCaptures: 0, version: 1).base),
                     ordering: .sequentiallyConsistent)
     }

@@ -200,11 +200,13 @@ enum FrozenChunkEntry {
 enum FrozenLiterals {
     /// Up to ``LiteralChildren/inlineLimit`` children with their labels' first words, sorted by
     /// first word then label (see ``EditLiterals/list``).
-    case inline([(head: UInt64, node: Node)])
+    /// The children are the editor's list (``TreeEditor/freezeLiterals(of:)``), valid while the
+    /// block is written.
+    case inline(UnsafeBufferPointer<(head: UInt64, node: Node)>)
     /// The root chunk of more.
     case chunked(LiteralChunk)
 
-    static var none: FrozenLiterals { .inline([]) }
+    static var none: FrozenLiterals { .inline(UnsafeBufferPointer(start: nil, count: 0)) }
 
     var count: Int {
         switch self {

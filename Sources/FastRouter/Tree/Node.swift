@@ -151,8 +151,9 @@ struct Node: BitwiseCopyable {
     /// a dynamic segment's node).
     /// `labelOf`: a published node whose label this one has (a node the editor thawed whole),
     /// copied from its block; `label` is then unused.
-    static func make(label: [UInt8], labelOf: Node? = nil, literals: FrozenLiterals, parameter: Node?, edges: [Edge],
-                     terminals: [Terminal], wildcards: [Terminal], in arena: BlockArena) -> Node {
+    static func make(label: UnsafeBufferPointer<UInt8>, labelOf: Node? = nil, literals: FrozenLiterals, parameter: Node?,
+                     edges: UnsafeBufferPointer<Edge>, terminals: UnsafeBufferPointer<Terminal>,
+                     wildcards: UnsafeBufferPointer<Terminal>, in arena: BlockArena) -> Node {
         let labelLength = labelOf?.labelLength ?? label.count
         let literalSize = literals.byteCount
         let terminalOffset = headerSize + literalSize + (parameter == nil ? 0 : 8) + edgeSize * edges.count
@@ -219,26 +220,29 @@ struct Node: BitwiseCopyable {
             if let labelOf {
                 (base + labelOffset).copyMemory(from: labelOf.storedLabel, byteCount: labelLength)
             } else {
-                label.withUnsafeBytes { (base + labelOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                (base + labelOffset).copyMemory(from: label.baseAddress.unsafelyUnwrapped, byteCount: label.count)
             }
         }
         return Node(base)
     }
 
     /// ``labelTail`` of `label`: its last 8 bytes when it is longer than 8, else 0.
-    static func tail(of label: [UInt8]) -> UInt64 {
+    static func tail(of label: [UInt8]) -> UInt64 { label.withUnsafeBufferPointer { tail(of: $0) } }
+
+    /// ``tail(of:)-([UInt8])`` of the bytes of `label`.
+    static func tail(of label: UnsafeBufferPointer<UInt8>) -> UInt64 {
         guard label.count > 8 else { return 0 }
-        return label.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: label.count - 8, as: UInt64.self) }
+        return UnsafeRawPointer(label.baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: label.count - 8, as: UInt64.self)
     }
 
     /// The ``terminalTraits`` every route of `routes` has (a node's: those of its terminals and
     /// of its wildcards, and-ed).
-    static func traits(of routes: [Terminal]) -> UInt8 {
+    static func traits(of routes: some Collection<Terminal>) -> UInt8 {
         routes.allSatisfy { $0.shape.pointee.hostRank == 0 } ? noHostRuleTrait : 0
     }
 
     /// Whether `terminals` earn ``hasOneTerminalPerMethod``: two or more, one key, no host rule.
-    static func haveOneTerminalPerMethod(_ terminals: [Terminal]) -> Bool {
+    static func haveOneTerminalPerMethod(_ terminals: some Collection<Terminal>) -> Bool {
         guard let first = terminals.first, terminals.count > 1 else { return false }
         return terminals.allSatisfy { $0.key == first.key && $0.shape.pointee.hostRank == 0 }
     }

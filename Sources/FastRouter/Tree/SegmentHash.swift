@@ -116,8 +116,13 @@ enum SegmentHash {
 
     /// The first word of `label` (see ``head(_:from:end:readable:)``).
     static func head(of label: [UInt8]) -> UInt64 {
+        label.withUnsafeBufferPointer { head(of: $0) }
+    }
+
+    /// ``head(of:)-([UInt8])`` of the bytes of `label`.
+    static func head(of label: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var word: UInt64 = 0
-        for (index, byte) in label.prefix(8).enumerated() { word |= UInt64(byte) &<< UInt64(8 * index) }
+        for index in 0..<min(label.count, 8) { word |= UInt64(label[index]) &<< UInt64(8 * index) }
         return word
     }
 

@@ -114,19 +114,21 @@ extension TreeEditor {
 
     /// A node's literal children, frozen: indexed when there are few enough, else chunked.
     /// `scratch` is room for an index's list, reused from node to node.
-    mutating func freezeLiterals(_ literals: EditLiterals, scratch: inout [(head: UInt64, node: Node)]) -> FrozenLiterals {
-        guard let root = literals.root else {
-            scratch.clearKeepingCapacity()
-            for entry in literals.list {
-                if let node = freezeChild(entry.child) { scratch.append((entry.head, node)) }
+    mutating func freezeLiterals(of index: Int) -> FrozenLiterals {
+        frozenLiterals.removeAll()
+        guard let root = nodes[index].literals.root else {
+            for position in 0..<nodes[index].literals.list.count {
+                let entry = nodes[index].literals.list[position]
+                if let node = freezeChild(entry.child) { frozenLiterals.append((entry.head, node)) }
             }
-            return .inline(scratch)
+            return .inline(frozenLiterals.elements)
         }
         switch freezeChunk(root, level: 0) {
         case .none:
             return .none
         case .child(let node):
-            return .inline([(node.labelHead, node)])
+            frozenLiterals.append((node.labelHead, node))
+            return .inline(frozenLiterals.elements)
         case .chunk(let ref, let count):
             if count > LiteralChildren.inlineLimit { return .chunked(write(ref, level: 0)) }
             // Few enough left to index: the chunks go.
@@ -135,7 +137,8 @@ extension TreeEditor {
             let sorted: [(head: UInt64, node: Node)] = nodes.map { (head: $0.labelHead, node: $0) }.sorted { lhs, rhs in
                 lhs.head != rhs.head ? lhs.head < rhs.head : lhs.node.labelBytes.lexicographicallyPrecedes(rhs.node.labelBytes)
             }
-            return .inline(sorted)
+            for entry in sorted { frozenLiterals.append(entry) }
+            return .inline(frozenLiterals.elements)
         }
     }
 

@@ -54,8 +54,10 @@ struct TreeEditor {
     /// `self` would be retained again around each use (a few per node).
     private var arena: Unmanaged<BlockArena>?
     /// Room for a frozen node's index and edges (see ``freezeNode(_:isRoot:)``).
-    private var scratchList: [(head: UInt64, node: Node)] = []
-    private var scratchEdges: [Edge] = []
+    /// The frozen literal children and edges of the node being written (``freezeNode(_:isRoot:)``),
+    /// reused from node to node.
+    var frozenLiterals = WriterBuffer<(head: UInt64, node: Node)>()
+    private var frozenEdges = WriterBuffer<Edge>()
 
     /// An editor for no tables yet: ``begin(_:)`` gives it some. The writer keeps one between
     /// changes (``WriterState/editor``), so that a single add does not grow its buffers
@@ -392,41 +394,28 @@ struct TreeEditor {
             if copyStaysValid(index) { return writeCopy(ofNode: index) }
             materialize(index)
         }
-        // The lists handed to the block are the editor's, reused from node to node.
-        var list = scratchList
-        var edges = scratchEdges
-        scratchList = []
-        scratchEdges = []
-        defer {
-            scratchList = list
-            scratchEdges = edges
-        }
-        let literals = freezeLiterals(nodes[index].literals, scratch: &list)
+        let literals = freezeLiterals(of: index)
         let parameter = nodes[index].parameter.flatMap { freezeChild($0) }
-        edges.clearKeepingCapacity()
-        for position in nodes[index].edges.indices {
+        frozenEdges.removeAll()
+        for position in 0..<nodes[index].edges.count {
             let entry = nodes[index].edges[position]
             if let child = freezeChild(entry.child) {
-                edges.append(Edge(child: child, matcher: entry.matcher, code: entry.code))
+                frozenEdges.append(Edge(child: child, matcher: entry.matcher, code: entry.code))
             }
         }
-        let empty = nodes[index].terminals.isEmpty && nodes[index].wildcards.isEmpty && parameter == nil && edges.isEmpty
+        let empty = nodes[index].terminals.isEmpty && nodes[index].wildcards.isEmpty && parameter == nil && frozenEdges.count == 0
             && literals.count == 0
         if !isRoot && empty { return nil }
         written += 1
-        // The node's lists moved out for the call and back, not copied: a copy is a retain and a
-        // release of each.
-        var label: [UInt8] = [], terminals: [Terminal] = [], wildcards: [Terminal] = []
-        swap(&label, &nodes[index].label)
-        swap(&terminals, &nodes[index].terminals)
-        swap(&wildcards, &nodes[index].wildcards)
-        defer {
-            swap(&label, &nodes[index].label)
-            swap(&terminals, &nodes[index].terminals)
-            swap(&wildcards, &nodes[index].wildcards)
+        // The node's lists lent where they lie: a copy would be a retain and a release of each.
+        return nodes[index].label.withUnsafeBufferPointer { label in
+            nodes[index].terminals.withUnsafeBufferPointer { terminals in
+                nodes[index].wildcards.withUnsafeBufferPointer { wildcards in
+                    Node.make(label: label, labelOf: nodes[index].labelOf, literals: literals, parameter: parameter,
+                              edges: frozenEdges.elements, terminals: terminals, wildcards: wildcards, in: blockArena)
+                }
+            }
         }
-        return Node.make(label: label, labelOf: nodes[index].labelOf, literals: literals, parameter: parameter, edges: edges,
-                         terminals: terminals, wildcards: wildcards, in: blockArena)
     }
 }
 
