@@ -108,23 +108,11 @@ extension RouterCore {
                 // landing changes.
                 let context = BatchPreparation.Context(regexes: state.regexes, templates: state.templates,
                                                        webSchemes: options.webSchemes, names: names)
-                // One buffer for every route's variants (the last call's), each taken out of it,
-                // not copied: a variant holds arrays.
-                var variants = state.preparation.spareVariants
-                state.preparation.spareVariants = []
-                defer { state.preparation.spareVariants = variants }
                 for index in registrations.indices {
                     let methods = try self.methods.set(of: registrations[index].methods)
                     let methodSet = try state.methodSetIndex(methods)
-                    try state.preparation.prepare(registrations.address(index), methods, methodSet, context, into: &variants)
-                    variants.reverse()
-                    while let popped = variants.popLast() {
-                        var variant = popped.0
-                        let terminal = popped.1
-                        guard state.editor.add(variant, terminal) else { throw duplicate() }
-                        maxCaptures = max(maxCaptures, terminal.shape.pointee.nameCount)
-                        state.preparation.recycle(&variant)
-                    }
+                    guard try state.preparation.prepare(registrations.address(index), methods, methodSet, context,
+                                                        adding: &state.editor, maxCaptures: &maxCaptures) else { throw duplicate() }
                 }
             }
             tables.publish(&state.editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)

@@ -51,9 +51,14 @@ import Testing
         let store = NameTable.Store(capacity: 100)
         let layout = try store.internLayout([("id", 1)])
         func shape(_ index: Int) -> UnsafePointer<TerminalShape> {
-            store.internShape(layout: layout, nameCount: 1, ranks: [3, UInt8(index % 5), 0],
-                              host: index % 3 == 0 ? [] : Array("h\(index % 7).example".utf8), hostRank: UInt8(index % 3),
-                              priority: Int32(index / 15), expansion: 0, endsWithWildcard: false, methods: .any)
+            let ranks: [UInt8] = [3, UInt8(index % 5), 0]
+            let host = index % 3 == 0 ? [] : Array("h\(index % 7).example".utf8)
+            return ranks.withUnsafeBufferPointer { ranks in
+                host.withUnsafeBufferPointer { host in
+                    store.internShape(layout: layout, nameCount: 1, ranks: ranks, host: host, hostRank: UInt8(index % 3),
+                                      priority: Int32(index / 15), expansion: 0, endsWithWildcard: false, methods: .any)
+                }
+            }
         }
         let first = (0..<500).map(shape)
         // Ranks (index mod 5), host rank (mod 3) and priority (index / 15) tell every index apart.

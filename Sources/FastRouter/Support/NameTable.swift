@@ -187,44 +187,40 @@ package enum NameTable {
         /// The immortal shape of a route expansion: its parameter layout (from
         /// ``internLayout(_:)``), segment ranks, host rule, methods and priority. Expansions alike share one, so the
         /// number of shapes grows with the distinct route shapes (and priorities), not with the routes.
-        func internShape(layout: UnsafePointer<LayoutEntry>, nameCount: Int, ranks: [UInt8], host: [UInt8],
-                         hostRank: UInt8, priority: Int32, expansion: UInt16, endsWithWildcard: Bool,
-                         methods: MethodSet) -> UnsafePointer<TerminalShape> {
+        func internShape(layout: UnsafePointer<LayoutEntry>, nameCount: Int, ranks: UnsafeBufferPointer<UInt8>,
+                         host: UnsafeBufferPointer<UInt8>, hostRank: UInt8, priority: Int32, expansion: UInt16,
+                         endsWithWildcard: Bool, methods: MethodSet) -> UnsafePointer<TerminalShape> {
             let key = Int64(priority) &<< 2 | Int64(hostRank)
-            return ranks.withUnsafeBufferPointer { ranks in
-                host.withUnsafeBufferPointer { host in
-                    let hash = ShapeTable.hash(layout: layout, nameCount: nameCount, ranks: ranks, host: host, key: key,
-                                               expansion: expansion, endsWithWildcard: endsWithWildcard,
-                                               anyMethod: methods.isAny, methods: methods.mask)
-                    let address = state.withLock { state -> UInt in
-                        let existing = state.shapes.find(hash) { shape in
-                            shape.layout == layout && shape.nameCount == nameCount && shape.key == key
-                                && shape.expansion == expansion && shape.endsWithWildcard == endsWithWildcard
-                                && shape.anyMethod == methods.isAny && shape.methods == methods.mask
-                                && shape.hostRank == hostRank
-                                && Self.sameBytes(shape.ranks, shape.rankCount, ranks)
-                                && Self.sameBytes(shape.host, shape.hostLength, host)
-                        }
-                        if let existing { return existing }
-                        let rankStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(ranks.count, 1))
-                        if let base = ranks.baseAddress { rankStorage.initialize(from: base, count: ranks.count) }
-                        var hostStorage: UnsafeMutablePointer<UInt8>?
-                        if let base = host.baseAddress, !host.isEmpty {
-                            hostStorage = .allocate(capacity: host.count)
-                            hostStorage!.initialize(from: base, count: host.count)
-                        }
-                        let shape = UnsafeMutablePointer<TerminalShape>.allocate(capacity: 1)
-                        shape.initialize(to: TerminalShape(layout: layout, nameCount: nameCount, ranks: rankStorage,
-                                                           rankCount: ranks.count, host: hostStorage.map { UnsafePointer($0) },
-                                                           hostLength: host.count, hostRank: hostRank, expansion: expansion,
-                                                           endsWithWildcard: endsWithWildcard, anyMethod: methods.isAny,
-                                                           methods: methods.mask, key: key))
-                        state.shapes.insert(UInt(bitPattern: shape), hash: hash)
-                        return UInt(bitPattern: shape)
-                    }
-                    return UnsafePointer(bitPattern: address)!
+            let hash = ShapeTable.hash(layout: layout, nameCount: nameCount, ranks: ranks, host: host, key: key,
+                                       expansion: expansion, endsWithWildcard: endsWithWildcard,
+                                       anyMethod: methods.isAny, methods: methods.mask)
+            let address = state.withLock { state -> UInt in
+                let existing = state.shapes.find(hash) { shape in
+                    shape.layout == layout && shape.nameCount == nameCount && shape.key == key
+                        && shape.expansion == expansion && shape.endsWithWildcard == endsWithWildcard
+                        && shape.anyMethod == methods.isAny && shape.methods == methods.mask
+                        && shape.hostRank == hostRank
+                        && Self.sameBytes(shape.ranks, shape.rankCount, ranks)
+                        && Self.sameBytes(shape.host, shape.hostLength, host)
                 }
+                if let existing { return existing }
+                let rankStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(ranks.count, 1))
+                if let base = ranks.baseAddress { rankStorage.initialize(from: base, count: ranks.count) }
+                var hostStorage: UnsafeMutablePointer<UInt8>?
+                if let base = host.baseAddress, !host.isEmpty {
+                    hostStorage = .allocate(capacity: host.count)
+                    hostStorage!.initialize(from: base, count: host.count)
+                }
+                let shape = UnsafeMutablePointer<TerminalShape>.allocate(capacity: 1)
+                shape.initialize(to: TerminalShape(layout: layout, nameCount: nameCount, ranks: rankStorage,
+                                                   rankCount: ranks.count, host: hostStorage.map { UnsafePointer($0) },
+                                                   hostLength: host.count, hostRank: hostRank, expansion: expansion,
+                                                   endsWithWildcard: endsWithWildcard, anyMethod: methods.isAny,
+                                                   methods: methods.mask, key: key))
+                state.shapes.insert(UInt(bitPattern: shape), hash: hash)
+                return UInt(bitPattern: shape)
             }
+            return UnsafePointer(bitPattern: address)!
         }
 
         /// The id of `name`, interning it on first use (the caller checked the capacity).

@@ -1,5 +1,5 @@
 /// What a batch collects while its routes are prepared (parsed, expanded and made into
-/// variants and terminals, see ``prepare(_:_:_:_:into:)``), before it lands. The writer keeps one
+/// variants and terminals and added to the tree, see ``prepare(_:_:_:_:adding:maxCaptures:)``), before it lands. The writer keeps one
 /// between calls (``WriterState/preparation``) for its buffers.
 struct BatchPreparation {
     /// What preparing a route reads of its router: a snapshot taken under the writer lock. The
@@ -30,19 +30,12 @@ struct BatchPreparation {
     /// allocate a list of its own.
     var spareNames: [(name: String, segment: Int32)] = []
     /// The segment ranks of the variant being made, kept for the same reason.
-    var spareRanks: [UInt8] = []
+    var spareRanks = WriterBuffer<UInt8>()
     /// The layouts this writer interned lately.
     var layouts = LayoutCache()
-    /// Room for a route's variants (see ``prepare(_:_:_:_:into:)``), kept between calls.
-    var spareVariants: [(RouteVariant, Terminal)] = []
-    /// The lists of the last pattern parsed, handed back once its variants are in the tree
-    /// (``recycle(_:)``), for the next pattern.
+    /// The lists of the last pattern parsed, handed back once its variants are in the tree, for
+    /// the next pattern.
     var patternLists = PatternParser.Lists()
-
-    /// Takes back the segment list of a variant that is in the tree, for the next pattern.
-    mutating func recycle(_ variant: inout RouteVariant) {
-        patternLists.recycle(segments: &variant.segments)
-    }
 
     /// Starts a registration call whose first route gets `firstSequence`.
     mutating func begin(firstSequence: UInt64) {
@@ -61,12 +54,13 @@ struct BatchPreparation {
 }
 
 extension BatchPreparation {
-    /// Parses one route and builds its variants (one per expansion) for `methods` into
-    /// `variants` (emptied first: the caller's buffer, reused from route to route), recording
-    /// what the route shares with others and its method set's index (`methodSet`). Reads no
-    /// router state but `context`'s snapshot, and interns names and shapes in the process's tables.
+    /// Parses the route at `registration` and adds its variants (one per expansion) for
+    /// `methods` to `editor`, recording what the route shares with others and its method set's
+    /// index (`methodSet`), and raising `maxCaptures` to its parameter count. Returns `false` when
+    /// an expansion is a duplicate (``TreeEditor/add(_:_:)``). Reads no router state but
+    /// `context`'s snapshot, and interns names and shapes in the process's tables.
     mutating func prepare(_ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet, _ methodSet: UInt16,
-                          _ context: Context, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
+                          _ context: Context, adding editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
         var lists = PatternParser.Lists()
         swap(&lists, &patternLists)
         var pattern = try RouterCore.Registration.withPattern(at: registration) { bytes in
@@ -77,8 +71,11 @@ extension BatchPreparation {
             }
         }.get()
         defer {
+            // Its lists back for the next pattern, emptied where they are (each variant made of
+            // them is gone by now, so emptying allocates nothing).
+            if pattern.variants.count == 1 { lists.recycle(segments: &pattern.variants[0]) }
+            lists.recycle(variants: &pattern.variants)
             swap(&lists, &patternLists)
-            patternLists.recycle(variants: &pattern.variants)
         }
         var regexPointers: [String: UnsafeRawPointer] = [:]
         for (source, compiled) in pattern.regexes {
@@ -87,47 +84,46 @@ extension BatchPreparation {
             regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
         }
         var templateKeys = Set<[DuplicateKey.Piece]>()
-        variants.clearKeepingCapacity()
         for expansion in pattern.variants.indices {
-            try makeVariant(pattern, regexPointers, context, &templateKeys, registration, methods, expansion: expansion,
-                            into: &variants)
+            guard try addVariant(pattern, regexPointers, context, &templateKeys, registration, methods, expansion: expansion,
+                                 to: &editor, maxCaptures: &maxCaptures) else { return false }
         }
         if !pattern.regexes.isEmpty || !templateKeys.isEmpty {
             sharedParts.append((Array(pattern.regexes.keys), Array(templateKeys)))
         }
         methodSets.append(methodSet)
         sequence += 1
+        return true
     }
 
-    private mutating func makeVariant(_ pattern: borrowing Pattern, _ regexPointers: [String: UnsafeRawPointer],
-                                      _ context: Context, _ templateKeys: inout Set<[DuplicateKey.Piece]>,
-                                      _ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet,
-                                      expansion: Int, into variants: inout [(RouteVariant, Terminal)]) throws(RouterError) {
-        var names = spareNames
-        spareNames = []
-        defer { spareNames = names }
-        names.clearKeepingCapacity()
-        spareRanks.clearKeepingCapacity()
+    /// Makes expansion `expansion` of `pattern` into a variant and its terminal and adds them to
+    /// `editor`; `false` for a duplicate.
+    private mutating func addVariant(_ pattern: borrowing Pattern, _ regexPointers: [String: UnsafeRawPointer],
+                                     _ context: Context, _ templateKeys: inout Set<[DuplicateKey.Piece]>,
+                                     _ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet,
+                                     expansion: Int, to editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
+        spareNames.clearKeepingCapacity()
+        spareRanks.removeAll()
         // One pass over the segments: their names, their ranks, and the regexes and partial
         // templates the tree's edges point to. Those are shared by source and by shape, so equal
         // segment shapes reach one node.
         var resolved: [UnsafeRawPointer?] = []
-        let segmentCount = pattern.variants[expansion].count
-        for index in 0..<segmentCount {
-            spareRanks.append(RouteVariant.rank(of: pattern.variants[expansion][index]).rawValue)
+        let segments = pattern.variants[expansion]
+        for index in segments.indices {
+            spareRanks.append(RouteVariant.rank(of: segments[index]).rawValue)
             let pointer: UnsafeRawPointer
-            switch pattern.variants[expansion][index] {
+            switch segments[index] {
             case .literal:
                 continue
             case .parameter(let name), .wildcard(let name):
-                names.append((name, Int32(index)))
+                spareNames.append((name, Int32(index)))
                 continue
             case .constrained(let name, let constraint):
-                names.append((name, Int32(index)))
+                spareNames.append((name, Int32(index)))
                 guard case .regex(let source) = constraint else { continue }
                 pointer = regexPointers[source]!
             case .partial(let parts):
-                for case .parameter(let name, _) in parts { names.append((name, -1)) }
+                for case .parameter(let name, _) in parts { spareNames.append((name, -1)) }
                 let pieces = parts.map(DuplicateKey.Piece.init)
                 let template = context.templates[pieces]?.template ?? templates[pieces]
                     ?? PartialTemplate(pieces, regexPointers: regexPointers)
@@ -135,16 +131,21 @@ extension BatchPreparation {
                 templateKeys.insert(pieces)
                 pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
             }
-            if resolved.isEmpty { resolved = Array(repeating: nil, count: segmentCount) }
+            if resolved.isEmpty { resolved = Array(repeating: nil, count: segments.count) }
             resolved[index] = pointer
         }
-        let layout = try layouts.layout(of: names, in: context.names)
+        let nameCount = spareNames.count
+        let layout = try layouts.layout(of: spareNames, in: context.names)
         let variant = RouteVariant(pattern, expansion: expansion, resolved: resolved)
         if !variant.endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
-        let shape = context.names.internShape(layout: layout, nameCount: names.count, ranks: spareRanks,
-                                              host: variant.hostBytes, hostRank: pattern.host.rank, priority: registration.pointee.priority,
-                                              expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard,
-                                              methods: methods)
-        variants.append((variant, Terminal(shape: shape, routeID: registration.pointee.id, payload: registration.pointee.payload, sequence: sequence)))
+        let shape = variant.withHostBytes { host in
+            context.names.internShape(layout: layout, nameCount: nameCount, ranks: spareRanks.elements, host: host,
+                                      hostRank: pattern.host.rank, priority: registration.pointee.priority,
+                                      expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard, methods: methods)
+        }
+        let terminal = Terminal(shape: shape, routeID: registration.pointee.id, payload: registration.pointee.payload, sequence: sequence)
+        guard editor.add(variant, terminal) else { return false }
+        maxCaptures = max(maxCaptures, nameCount)
+        return true
     }
 }

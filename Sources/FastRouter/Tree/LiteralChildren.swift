@@ -356,6 +356,15 @@ extension Node {
     @inline(__always)
     private func child(tagged target: SIMD16<UInt8>, from first: Int, head: UInt64, length: Int,
                        path: UnsafeRawPointer) -> Node? {
+        let position = self.position(tagged: target, from: first, head: head, length: length, path: path)
+        return position < 0 ? nil : indexedChild(at: position)
+    }
+
+    /// The position in the index of the child whose tag is `target` and whose label is the
+    /// segment, searched in the index's blocks from offset `first` on; -1 when none is.
+    @inline(__always)
+    private func position(tagged target: SIMD16<UInt8>, from first: Int, head: UInt64, length: Int,
+                          path: UnsafeRawPointer) -> Int {
         let tags = UnsafeRawPointer(base + Node.headerSize)
         let count = indexCount
         let tagBytes = LiteralChildren.tagBytes(count)
@@ -364,13 +373,22 @@ extension Node {
             let blockTags = tags.loadUnaligned(fromByteOffset: LiteralChildren.tagOffset(block, count: count), as: SIMD16<UInt8>.self)
             var hits = LaneMask.of(blockTags .== target)
             while hits != 0 {
-                let child = indexedChild(at: block &+ hits.trailingZeroBitCount)
-                if child.labelMatches(head: head, length: length, path: path) { return child }
+                let position = block &+ hits.trailingZeroBitCount
+                if indexedChild(at: position).labelMatches(head: head, length: length, path: path) { return position }
                 hits &= hits &- 1
             }
             block &+= LiteralChildren.tagBlock
         }
-        return nil
+        return -1
+    }
+
+    /// The position in the index (a node that is not chunked) of the child labelled `label`, -1
+    /// when there is none: the walk's search, for the editor.
+    func indexPosition(ofLabel label: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let bytes = label.baseAddress else { return -1 }
+        let head = SegmentHash.head(of: label)
+        return position(tagged: SegmentHash.tagLanes(head: head, length: label.count), from: 0, head: head,
+                        length: label.count, path: UnsafeRawPointer(bytes))
     }
 
     /// ``literalChild(in:start:end:readable:)`` through the chunks: 6 bits of the hash per level.

@@ -74,11 +74,12 @@ struct RouteVariant {
         }
     }
 
-    /// The lower-cased host rule as stored: the host, or the suffix with its dot; empty for any.
-    var hostBytes: [UInt8] {
+    /// Calls `body` with the lower-cased host rule as stored: the host, or the suffix with its
+    /// dot; empty for any.
+    func withHostBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch host {
-        case .any: return []
-        case .exact(let host), .suffix(let host): return Array(host.utf8)
+        case .any: return body(UnsafeBufferPointer(start: nil, count: 0))
+        case .exact(let host), .suffix(let host): return withUTF8(host, body)
         }
     }
 }

@@ -141,13 +141,9 @@ extension TreeEditor {
             let root = patchedChunk(of: index, inChunk: false, .rootChunk, published: source.rootChunk, level: 0)
             return patchedChild(label, hash: SegmentHash.of(label), inChunk: root)
         }
-        let tag = SegmentHash.tag(head: SegmentHash.head(of: label), length: label.count)
-        for position in 0..<source.indexCount where source.tag(at: position) == tag {
-            let child = source.indexedChild(at: position)
-            guard Self.labelEquals(child, label) else { continue }
-            return patchedChild(of: index, .literal(position), published: child)
-        }
-        return nil
+        let position = label.withUnsafeBufferPointer { source.indexPosition(ofLabel: $0) }
+        guard position >= 0 else { return nil }
+        return patchedChild(of: index, .literal(position), published: source.indexedChild(at: position))
     }
 
     /// The edited child labelled `label` below edited chunk `index`, patched in through the

@@ -141,7 +141,7 @@ struct TreeEditor {
 
     /// Adds one expansion of a route. Returns `false`, changing nothing readers can see, when a
     /// route with the same ``DuplicateKey`` and an overlapping method set is there already.
-    mutating func add(_ variant: RouteVariant, _ terminal: Terminal) -> Bool {
+    mutating func add(_ variant: borrowing RouteVariant, _ terminal: Terminal) -> Bool {
         let table = tableIndex(variant.table, create: true)!
         var root = roots[table].root
         let (index, isWildcard) = path(in: &root, for: variant, creating: true)!
@@ -161,7 +161,7 @@ struct TreeEditor {
     /// Notes an expansion of the global table added or removed, for ``StaticPaths``: a static
     /// one's labels only while the table has a map to keep (with dynamic routes there is none,
     /// and one is rebuilt from the tree if they all go).
-    private mutating func note(_ variant: RouteVariant, added: Bool) {
+    private mutating func note(_ variant: borrowing RouteVariant, added: Bool) {
         let isStatic = variant.isStatic
         guard isStatic else {
             dynamicDelta += added ? 1 : -1
@@ -210,7 +210,7 @@ struct TreeEditor {
 
     /// The node where `variant`'s path ends and whether it ends in a wildcard, thawing every
     /// node on the way; `nil` when `creating` is off and the path is absent.
-    private mutating func path(in root: inout EditChild, for variant: RouteVariant,
+    private mutating func path(in root: inout EditChild, for variant: borrowing RouteVariant,
                                creating: Bool) -> (Int, Bool)? {
         var index = editable(&root)
         for position in 0..<variant.stepCount {
