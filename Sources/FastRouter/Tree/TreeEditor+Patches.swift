@@ -243,7 +243,7 @@ extension TreeEditor {
     /// Otherwise its key, flags or index must be computed again (``materialize(_:)``).
     mutating func copyStaysValid(_ index: Int) -> Bool {
         let source = nodes[index].source.unsafelyUnwrapped
-        if nodes[index].insertedAt >= 0 && frozenNode(nodes[index].insertedChild) == nil { return false }
+        if removes && nodes[index].insertedAt >= 0 && frozenNode(nodes[index].insertedChild) == nil { return false }
         var patch = nodes[index].newestPatch
         while patch >= 0 {
             let target = patches[patch].target
@@ -251,6 +251,8 @@ extension TreeEditor {
             case .rootChunk:
                 guard chunks[target].source != nil, frozenChunkStaysValid(target) else { return false }
             case .literal, .parameter, .edge:
+                // An edit that only adds routes leaves no child empty and lowers no key.
+                guard removes else { break }
                 let old = Node(source.base.load(fromByteOffset: Self.offset(of: patches[patch].slot, in: source),
                                                 as: UnsafeMutableRawPointer.self))
                 guard let frozen = frozenNode(target), frozen.maxKey >= old.maxKey else { return false }

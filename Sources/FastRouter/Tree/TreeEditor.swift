@@ -77,8 +77,13 @@ struct TreeEditor {
     /// Makes room for `count` edited nodes.
     mutating func reserveNodes(_ count: Int) { nodes.reserveCapacity(count) }
 
+    /// Whether the edit has removed a route (``remove(_:sequence:)``): until then no copy's
+    /// child can come out empty or with a lower key (``copyStaysValid(_:)``).
+    private(set) var removes = false
+
     /// Forgets the edit (published or dropped), keeping the buffers' room for the next.
     mutating func end() {
+        removes = false
         roots.clearKeepingCapacity()
         nodeCount = 0
         chunkCount = 0
@@ -95,13 +100,16 @@ struct TreeEditor {
     /// no copy, and nothing to allocate.
     mutating func makeNode(label: [UInt8]) -> Int {
         let index = takeNode()
+        nodes[index].emptyLists()
         nodes[index].label = label
         return index
     }
 
-    /// The next node, empty: one left by an earlier edit, or a new one.
+    /// The next node, empty but for its lists (which only a node without a ``EditNode/source``
+    /// reads: ``makeNode(label:)`` and ``materialize(_:)`` empty them): one left by an earlier
+    /// edit, or a new one. Most nodes an edit takes are patched copies, which never use them.
     mutating func takeNode() -> Int {
-        if nodeCount == nodes.count { nodes.append(EditNode()) } else { nodes[nodeCount].empty() }
+        if nodeCount == nodes.count { nodes.append(EditNode()) } else { nodes[nodeCount].emptyFields() }
         nodeCount += 1
         return nodeCount - 1
     }
@@ -180,6 +188,7 @@ struct TreeEditor {
     /// (its record's ``RouteStore/Record/sequence``); returns its terminal.
     @discardableResult
     mutating func remove(_ variant: RouteVariant, sequence: UInt64) -> Terminal? {
+        removes = true
         guard let table = tableIndex(variant.table, create: false) else { return nil }
         var root = roots[table].root
         let found = path(in: &root, for: variant, creating: false)
@@ -459,9 +468,12 @@ struct EditNode {
 
     /// Empties it for its next use, keeping its arrays' room.
     mutating func empty() {
-        // Let go, not emptied in place: the buffer is usually a parsed pattern's (see
-        // ``TreeEditor/makeNode(label:)``), and emptying a shared buffer would allocate.
-        if !label.isEmpty { label = [] }
+        emptyFields()
+        emptyLists()
+    }
+
+    /// Empties all but its lists.
+    mutating func emptyFields() {
         source = nil
         labelOf = nil
         newestPatch = -1
@@ -469,11 +481,17 @@ struct EditNode {
         insertedAt = -1
         isTableRoot = false
         frozen = TreeEditor.notFrozen
-        // Most nodes were patched copies, whose lists stayed empty: an empty list is left alone
-        // (emptying it would still check its buffer's uniqueness).
-        if !literals.list.isEmpty { literals.list.clearKeepingCapacity() }
         literals.root = nil
         parameter = nil
+    }
+
+    /// Empties its label and lists, keeping the lists' room.
+    mutating func emptyLists() {
+        // Let go, not emptied in place: the buffer is usually a parsed pattern's (see
+        // ``TreeEditor/makeNode(label:)``), and emptying a shared buffer would allocate.
+        if !label.isEmpty { label = [] }
+        // An empty list is left alone: emptying it would still check its buffer's uniqueness.
+        if !literals.list.isEmpty { literals.list.clearKeepingCapacity() }
         if !edges.isEmpty { edges.clearKeepingCapacity() }
         if !terminals.isEmpty { terminals.clearKeepingCapacity() }
         if !wildcards.isEmpty { wildcards.clearKeepingCapacity() }
