@@ -117,18 +117,25 @@ extension RouterCore {
             }
             tables.publish(&state.editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)
             state.maxCaptures = maxCaptures
-            // The batch has landed: record it.
-            for (source, regex) in state.preparation.regexes where state.regexes[source] == nil {
-                state.regexes[source] = (regex, 0)
+            // The batch has landed: record it. (Most batches have no regex or template: their
+            // empty collections are not even iterated, which costs reference counts.)
+            if !state.preparation.regexes.isEmpty {
+                for (source, regex) in state.preparation.regexes where state.regexes[source] == nil {
+                    state.regexes[source] = (regex, 0)
+                }
             }
-            for (key, template) in state.preparation.templates where state.templates[key] == nil {
-                state.templates[key] = (template, 0)
+            if !state.preparation.templates.isEmpty {
+                for (key, template) in state.preparation.templates where state.templates[key] == nil {
+                    state.templates[key] = (template, 0)
+                }
             }
             state.routes.reserve(routes: registrations.count)
             var sequence = state.nextSequence
-            for route in state.preparation.sharedParts {
-                for source in route.regexSources { state.regexes[source]!.uses += 1 }
-                for key in route.templateKeys { state.templates[key]!.uses += 1 }
+            if !state.preparation.sharedParts.isEmpty {
+                for route in state.preparation.sharedParts {
+                    for source in route.regexSources { state.regexes[source]!.uses += 1 }
+                    for key in route.templateKeys { state.templates[key]!.uses += 1 }
+                }
             }
             for index in registrations.indices {
                 let methodSet = state.preparation.methodSets[index]

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads a route pattern (docs/SEMANTICS.md §2, §3.6) from raw bytes into a ``Pattern``.
 ///
 /// One method per grammar rule, left to right, so the first error reported is the leftmost one,
@@ -47,12 +53,12 @@ package enum PatternParser {
         /// Keeps the lists of `segments` (a variant's, no longer used) and of `variants` for the
         /// next pattern, emptied.
         mutating func recycle(segments: inout [Segment]) {
-            segments.removeAll(keepingCapacity: true)
+            segments.clearKeepingCapacity()
             if segments.capacity > self.segments.capacity { swap(&segments, &self.segments) }
         }
 
         mutating func recycle(variants: inout [[Segment]]) {
-            variants.removeAll(keepingCapacity: true)
+            variants.clearKeepingCapacity()
             if variants.capacity > self.variants.capacity { swap(&variants, &self.variants) }
         }
     }
@@ -140,7 +146,7 @@ private struct PatternReader {
                 }
             }
         }
-        if !bytes[position...].contains(UInt8(ascii: "(")) {
+        if !hasGroupOpening(from: position) {
             // No group anywhere (not even a `(` inside a regex): one variant, read as it is.
             var segments: [Segment] = []
             swap(&segments, &lists.segments)
@@ -153,6 +159,13 @@ private struct PatternReader {
         let nodes = try readPath()
         let variants = try PatternExpansion.variants(of: nodes)
         return Pattern(scheme: scheme, host: host, variants: variants)
+    }
+
+    /// Whether a `(` follows `start` anywhere (a group, or one inside a regex): found with the C
+    /// library's byte search, which reads a word at a time.
+    private func hasGroupOpening(from start: Int) -> Bool {
+        guard start < bytes.count, let base = bytes.baseAddress else { return false }
+        return memchr(base + start, Int32(UInt8(ascii: "(")), bytes.count - start) != nil
     }
 
     /// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by "://".

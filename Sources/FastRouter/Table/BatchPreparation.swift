@@ -78,10 +78,13 @@ extension BatchPreparation {
             swap(&lists, &patternLists)
         }
         var regexPointers: [String: UnsafeRawPointer] = [:]
-        for (source, compiled) in pattern.regexes {
-            let shared = context.regexes[source]?.regex ?? regexes[source] ?? compiled
-            if context.regexes[source] == nil { regexes[source] = shared }
-            regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
+        // Most patterns have no regex: their empty dictionary is not even iterated.
+        if !pattern.regexes.isEmpty {
+            for (source, compiled) in pattern.regexes {
+                let shared = context.regexes[source]?.regex ?? regexes[source] ?? compiled
+                if context.regexes[source] == nil { regexes[source] = shared }
+                regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
+            }
         }
         var templateKeys = Set<[DuplicateKey.Piece]>()
         for expansion in pattern.variants.indices {
@@ -137,11 +140,12 @@ extension BatchPreparation {
         let nameCount = spareNames.count
         let layout = try layouts.layout(of: spareNames, in: context.names)
         let variant = RouteVariant(pattern, expansion: expansion, resolved: resolved)
-        if !variant.endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
-        let shape = variant.withHostBytes { host in
+        let endsWithWildcard = variant.endsWithWildcard
+        if !endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
+        let shape = pattern.host.withStoredBytes { host in
             context.names.internShape(layout: layout, nameCount: nameCount, ranks: spareRanks.elements, host: host,
                                       hostRank: pattern.host.rank, priority: registration.pointee.priority,
-                                      expansion: UInt16(expansion), endsWithWildcard: variant.endsWithWildcard, methods: methods)
+                                      expansion: UInt16(expansion), endsWithWildcard: endsWithWildcard, methods: methods)
         }
         let terminal = Terminal(shape: shape, routeID: registration.pointee.id, payload: registration.pointee.payload, sequence: sequence)
         guard editor.add(variant, terminal) else { return false }

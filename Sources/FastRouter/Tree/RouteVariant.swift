@@ -73,15 +73,6 @@ struct RouteVariant {
         case .wildcard: return .wildcard
         }
     }
-
-    /// Calls `body` with the lower-cased host rule as stored: the host, or the suffix with its
-    /// dot; empty for any.
-    func withHostBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        switch host {
-        case .any: return body(UnsafeBufferPointer(start: nil, count: 0))
-        case .exact(let host), .suffix(let host): return withUTF8(host, body)
-        }
-    }
 }
 
 /// One step of a path through the tree.
@@ -96,4 +87,15 @@ enum PathStep {
     case wildcard
     /// The URL ends here.
     case end
+}
+
+extension HostRule {
+    /// Calls `body` with the rule as a terminal's shape stores it, lower-cased: the host, or
+    /// the suffix with its dot; empty for any host.
+    func withStoredBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .any: return body(UnsafeBufferPointer(start: nil, count: 0))
+        case .exact(let host), .suffix(let host): return withUTF8(host, body)
+        }
+    }
 }
