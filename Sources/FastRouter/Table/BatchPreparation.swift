@@ -36,6 +36,10 @@ struct BatchPreparation {
     /// The lists of the last pattern parsed, handed back once its variants are in the tree, for
     /// the next pattern.
     var patternLists = PatternParser.Lists()
+    /// The route being prepared's regexes, by source, as the batch shares them, and the shapes
+    /// of its partial templates.
+    var routeRegexPointers: [String: UnsafeRawPointer] = [:]
+    var routeTemplateKeys = Set<[DuplicateKey.Piece]>()
 
     /// Starts a registration call whose first route gets `firstSequence`.
     mutating func begin(firstSequence: UInt64) {
@@ -61,38 +65,37 @@ extension BatchPreparation {
     /// `context`'s snapshot, and interns names and shapes in the process's tables.
     mutating func prepare(_ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet, _ methodSet: UInt16,
                           _ context: Context, adding editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
-        var lists = PatternParser.Lists()
-        swap(&lists, &patternLists)
+        // The batch's regexes as the parser sees them: its lists are lent from `self` meanwhile.
+        let batchRegexes = regexes
         var pattern = try RouterCore.Registration.withPattern(at: registration) { bytes in
             Result { () throws(RouterError) in
-                try PatternParser.parse(bytes, webSchemes: context.webSchemes, reusing: &lists) { source in
-                    regexes[source] ?? context.regexes[source]?.regex
+                try PatternParser.parse(bytes, webSchemes: context.webSchemes, reusing: &patternLists) { source in
+                    batchRegexes[source] ?? context.regexes[source]?.regex
                 }
             }
         }.get()
         defer {
             // Its lists back for the next pattern, emptied where they are (each variant made of
             // them is gone by now, so emptying allocates nothing).
-            if pattern.variants.count == 1 { lists.recycle(segments: &pattern.variants[0]) }
-            lists.recycle(variants: &pattern.variants)
-            swap(&lists, &patternLists)
+            if pattern.variants.count == 1 { patternLists.recycle(segments: &pattern.variants[0]) }
+            patternLists.recycle(variants: &pattern.variants)
         }
-        var regexPointers: [String: UnsafeRawPointer] = [:]
-        // Most patterns have no regex: their empty dictionary is not even iterated.
+        // Most patterns have no regex and no partial segment: their lists stay empty, untouched.
+        if !routeRegexPointers.isEmpty { routeRegexPointers.removeAll() }
+        if !routeTemplateKeys.isEmpty { routeTemplateKeys.removeAll() }
         if !pattern.regexes.isEmpty {
             for (source, compiled) in pattern.regexes {
                 let shared = context.regexes[source]?.regex ?? regexes[source] ?? compiled
                 if context.regexes[source] == nil { regexes[source] = shared }
-                regexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
+                routeRegexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
             }
         }
-        var templateKeys = Set<[DuplicateKey.Piece]>()
         for expansion in pattern.variants.indices {
-            guard try addVariant(pattern, regexPointers, context, &templateKeys, registration, methods, expansion: expansion,
+            guard try addVariant(pattern, context, registration, methods, expansion: expansion,
                                  to: &editor, maxCaptures: &maxCaptures) else { return false }
         }
-        if !pattern.regexes.isEmpty || !templateKeys.isEmpty {
-            sharedParts.append((Array(pattern.regexes.keys), Array(templateKeys)))
+        if !pattern.regexes.isEmpty || !routeTemplateKeys.isEmpty {
+            sharedParts.append((Array(pattern.regexes.keys), Array(routeTemplateKeys)))
         }
         methodSets.append(methodSet)
         sequence += 1
@@ -101,8 +104,7 @@ extension BatchPreparation {
 
     /// Makes expansion `expansion` of `pattern` into a variant and its terminal and adds them to
     /// `editor`; `false` for a duplicate.
-    private mutating func addVariant(_ pattern: borrowing Pattern, _ regexPointers: [String: UnsafeRawPointer],
-                                     _ context: Context, _ templateKeys: inout Set<[DuplicateKey.Piece]>,
+    private mutating func addVariant(_ pattern: borrowing Pattern, _ context: Context,
                                      _ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet,
                                      expansion: Int, to editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
         spareNames.clearKeepingCapacity()
@@ -124,14 +126,14 @@ extension BatchPreparation {
             case .constrained(let name, let constraint):
                 spareNames.append((name, Int32(index)))
                 guard case .regex(let source) = constraint else { continue }
-                pointer = regexPointers[source]!
+                pointer = routeRegexPointers[source]!
             case .partial(let parts):
                 for case .parameter(let name, _) in parts { spareNames.append((name, -1)) }
                 let pieces = parts.map(DuplicateKey.Piece.init)
                 let template = context.templates[pieces]?.template ?? templates[pieces]
-                    ?? PartialTemplate(pieces, regexPointers: regexPointers)
+                    ?? PartialTemplate(pieces, regexPointers: routeRegexPointers)
                 if context.templates[pieces] == nil { templates[pieces] = template }
-                templateKeys.insert(pieces)
+                routeTemplateKeys.insert(pieces)
                 pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
             }
             if resolved.isEmpty { resolved = Array(repeating: nil, count: segments.count) }
