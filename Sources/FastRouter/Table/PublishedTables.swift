@@ -84,15 +84,15 @@ struct PublishedTables: ~Copyable {
         let dynamicRoutes = old.dynamicRoutes + editor.dynamicDelta
         var paths = StaticPathsEditor(old.staticPaths)
         paths.update(from: old, global: frozen[0].root, dynamicRoutes: dynamicRoutes, edits: editor.staticEdits)
-        if !paths.replaced.isEmpty { editor.replaced += paths.replaced }
+        for block in paths.replaced { editor.replaced.append(block) }
         let fresh = TableRoots.make(frozen, maxCaptures: maxCaptures, version: old.version &+ 1,
                                     staticPaths: paths.map, dynamicRoutes: dynamicRoutes)
-        if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: editor.replaced) }
+        if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: Array(editor.replaced.elements)) }
         lastWritten.store(editor.written, ordering: .relaxed)
         lastReplaced.store(editor.replaced.count, ordering: .relaxed)
         roots.store(UInt(bitPattern: fresh.base), ordering: .sequentiallyConsistent)
         answersByPath.store(pathsCompareExactly && dynamicRoutes == 0 && paths.map.root != nil, ordering: .relaxed)
-        retired.append(version: old.version, roots: old, blocks: editor.replaced)
+        retired.append(version: old.version, roots: old, blocks: editor.replaced.elements)
         let awaiting = blocksAwaitingGrace.load(ordering: .relaxed) + editor.replaced.count + 1
         defer { arena.settleAccount() }
         guard waits || awaiting >= Self.blocksPerGracePeriod else {
@@ -155,7 +155,7 @@ struct RetiredVersions {
     var newest: UInt64? { versions.last?.version }
 
     /// Retires version `version`, its `roots` and the blocks it alone reached.
-    mutating func append(version: UInt64, roots: TableRoots, blocks replaced: [UnsafeMutableRawPointer]) {
+    mutating func append(version: UInt64, roots: TableRoots, blocks replaced: UnsafeBufferPointer<UnsafeMutableRawPointer>) {
         versions.append(Version(version: version, roots: roots, blockCount: replaced.count))
         // One at a time: `append(contentsOf:)` costs more than the few blocks an add replaces.
         for block in replaced { blocks.append(block) }

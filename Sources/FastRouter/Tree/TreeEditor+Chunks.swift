@@ -218,7 +218,7 @@ extension TreeEditor {
     private mutating func collect(_ ref: EditChunkRef, level: Int, into nodes: inout [Node]) {
         switch ref {
         case .published(let chunk):
-            replaced += chunk.blocks(level: level)
+            for block in chunk.blocks(level: level) { replaced.append(block) }
             chunk.forEachChild(level: level) { nodes.append($0) }
         case .editing(let index):
             precondition(chunks[index].source == nil, "a patched chunk keeps more children than an index holds")

@@ -32,7 +32,7 @@ struct TreeEditor {
     /// links its own.
     var patches = WriterBuffer<BlockPatch>()
     /// Published blocks (nodes and chunks) this edit replaces, to free after the grace period.
-    var replaced: [UnsafeMutableRawPointer] = []
+    var replaced = WriterBuffer<UnsafeMutableRawPointer>()
     /// Blocks (nodes and chunks) ``freeze(into:)`` wrote.
     var written = 0
     /// The global table's static routes this edit added or removed, as their labels: the paths
@@ -88,7 +88,7 @@ struct TreeEditor {
         nodeCount = 0
         chunkCount = 0
         patches.removeAll()
-        replaced.clearKeepingCapacity()
+        replaced.removeAll()
         staticEdits.clearKeepingCapacity()
         written = 0
         dynamicDelta = 0
