@@ -50,6 +50,7 @@ struct SystemSlabs {
     }
 
     /// A block of class `sizeClass` (`size` bytes), from a slab with room or a new one.
+    @inline(__always)
     mutating func allocate(sizeClass: Int, size: Int) -> UnsafeMutableRawPointer {
         let slab = withRoom[sizeClass] ?? newSlab(sizeClass: sizeClass, size: size)
         let block: UnsafeMutableRawPointer

@@ -255,6 +255,7 @@ struct Node: BitwiseCopyable {
 
     var labelBytes: [UInt8] { withLabel { Array(UnsafeBufferPointer(start: $0, count: labelLength)) } }
     /// The block's size, as ``make(label:literals:parameter:edges:terminals:wildcards:in:)`` wrote it.
+    @inline(__always)
     var byteCount: Int {
         let end = terminalOffset &+ Self.terminalSize &* (terminalCount &+ wildcardCount)
         return labelLength > 16 ? end + (labelLength + 15) & ~7 : end

@@ -28,6 +28,7 @@ struct RouteVariant {
 
     /// Step `index` of the path as the tree spells it. Read from the segments where they lie: a
     /// variant is made for every add, and a list of its steps would be one more allocation.
+    @inline(__always)
     func step(at index: Int) -> PathStep {
         guard index < segments.count else { return .end }
         switch segments[index] {

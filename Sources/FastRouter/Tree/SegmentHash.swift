@@ -120,6 +120,7 @@ enum SegmentHash {
     }
 
     /// ``head(of:)-([UInt8])`` of the bytes of `label`.
+    @inline(__always)
     static func head(of label: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var word: UInt64 = 0
         for index in 0..<min(label.count, 8) { word |= UInt64(label[index]) &<< UInt64(8 * index) }

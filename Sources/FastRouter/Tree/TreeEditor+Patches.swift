@@ -241,6 +241,7 @@ extension TreeEditor {
     /// Whether patched node `index` can be frozen as a copy: every child it patches came out
     /// with routes and a key no lower than the one it replaces, and its chunks stayed copies.
     /// Otherwise its key, flags or index must be computed again (``materialize(_:)``).
+    @inline(__always)
     mutating func copyStaysValid(_ index: Int) -> Bool {
         let source = nodes[index].source.unsafelyUnwrapped
         if removes && nodes[index].insertedAt >= 0 && frozenNode(nodes[index].insertedChild) == nil { return false }

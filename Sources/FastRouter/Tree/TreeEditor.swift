@@ -108,6 +108,7 @@ struct TreeEditor {
     /// The next node, empty but for its lists (which only a node without a ``EditNode/source``
     /// reads: ``makeNode(label:)`` and ``materialize(_:)`` empty them): one left by an earlier
     /// edit, or a new one. Most nodes an edit takes are patched copies, which never use them.
+    @inline(__always)
     mutating func takeNode() -> Int {
         if nodeCount == nodes.count { nodes.append(EditNode()) } else { nodes[nodeCount].emptyFields() }
         nodeCount += 1
@@ -384,6 +385,7 @@ struct TreeEditor {
 
     /// The frozen block of edited node `index` (see ``freeze(into:)``), `nil` when it was left
     /// without routes.
+    @inline(__always)
     func frozenNode(_ index: Int) -> Node? {
         let bits = nodes[index].frozen
         precondition(bits != Self.notFrozen, "a child is frozen before its parent")
@@ -486,6 +488,7 @@ struct EditNode {
     }
 
     /// Empties its label and lists, keeping the lists' room.
+    @inline(__always)
     mutating func emptyLists() {
         // Let go, not emptied in place: the buffer is usually a parsed pattern's (see
         // ``TreeEditor/makeNode(label:)``), and emptying a shared buffer would allocate.
