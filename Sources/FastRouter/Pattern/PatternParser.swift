@@ -596,6 +596,7 @@ private struct PatternReader {
 
     /// Records the name spelled by `name` (a range of the pattern's bytes), rejecting a second use
     /// anywhere in the pattern (all groups, wildcards included).
+    @inline(__always)
     private mutating func register(_ name: Range<Int>, at offset: Int) throws(RouterError) {
         let seen = (0..<min(nameCount, firstNames.count)).contains { spellSame(firstNames[$0], name) }
             || moreNames.contains { spellSame($0, name) }

@@ -11,6 +11,7 @@ struct RecentLiterals {
     static var slotCount: Int { 256 }
 
     /// An array holding `bytes`: a recent equal one, or a new one remembered for the next.
+    @inline(__always)
     mutating func array(of bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         if slots.isEmpty { slots = Array(repeating: [], count: Self.slotCount) }
         // FNV-1a: literals are short, and a byte at a time is cheaper than setting up words.

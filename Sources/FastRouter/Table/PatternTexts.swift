@@ -143,6 +143,7 @@ struct PatternTexts {
     }
     private static func lengthSize(_ length: Int) -> Int { length < 0x80 ? 1 : 2 }
 
+    @inline(__always)
     private static func writeLength(_ length: Int, to bytes: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
         if length < 0x80 {
             bytes[position] = UInt8(length)

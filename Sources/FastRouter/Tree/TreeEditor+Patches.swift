@@ -181,6 +181,7 @@ extension TreeEditor {
     }
 
     /// The edited placeholder child of patched node `index`, patched in; `nil` when it has none.
+    @inline(__always)
     mutating func patchedParameterChild(of index: Int) -> Int? {
         let source = nodes[index].source.unsafelyUnwrapped
         guard source.hasParameter else { return nil }
