@@ -98,6 +98,7 @@ struct TreeEditor {
 
     /// A new edited node. Its label shares `label`'s buffer (a step's, from the parsed pattern):
     /// no copy, and nothing to allocate.
+    @inline(__always)
     mutating func makeNode(label: [UInt8]) -> Int {
         let index = takeNode()
         nodes[index].emptyLists()
