@@ -57,6 +57,7 @@ package enum PatternParser {
             if segments.capacity > self.segments.capacity { swap(&segments, &self.segments) }
         }
 
+        @inline(__always)
         mutating func recycle(variants: inout [[Segment]]) {
             variants.clearKeepingCapacity()
             if variants.capacity > self.variants.capacity { swap(&variants, &self.variants) }
@@ -172,6 +173,7 @@ private struct PatternReader {
     ///
     /// Leaves `position` at the `:` of "://" and returns the lower-cased scheme, or returns `nil`
     /// at position 0 for a pattern without one.
+    @inline(__always)
     private mutating func readScheme() throws(RouterError) -> String? {
         guard let first = byte(at: 0), first != UInt8(ascii: "/"), first != UInt8(ascii: "(") else { return nil }
         if ASCII.isAlpha(first) {

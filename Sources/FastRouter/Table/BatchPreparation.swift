@@ -47,6 +47,7 @@ struct BatchPreparation {
     }
 
     /// Forgets the call's routes, regexes and templates, keeping the buffers' room.
+    @inline(__always)
     mutating func end() {
         // Most calls have no regex or template: an empty dictionary is left as it is.
         if !regexes.isEmpty { regexes.removeAll(keepingCapacity: true) }

@@ -90,6 +90,7 @@ struct RouteIDIndex {
         Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
+    @inline(__always)
     private mutating func place(_ entry: UInt32, home: Int) {
         let mask = slots.count - 1
         var slot = home

@@ -84,8 +84,14 @@ extension TreeEditor {
 
     /// Thaws patched node `index` whole (its children published, but those its patches name,
     /// which stay edited); nothing for a node already whole.
+    @inline(__always)
     mutating func materialize(_ index: Int) {
-        guard let source = nodes[index].source else { return }
+        // Inlined for its test: most nodes it is asked about are new or whole already.
+        if let source = nodes[index].source { materialize(index, from: source) }
+    }
+
+    /// ``materialize(_:)`` of a patched copy of `source`.
+    private mutating func materialize(_ index: Int, from source: Node) {
         var patch = nodes[index].newestPatch
         let (insertedAt, insertedChild) = (nodes[index].insertedAt, nodes[index].insertedChild)
         nodes[index].empty()

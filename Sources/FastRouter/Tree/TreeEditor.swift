@@ -65,6 +65,7 @@ struct TreeEditor {
     init() { roots = [] }
 
     /// Starts an edit of `tables`; the editor must be new or ended (``end()``).
+    @inline(__always)
     mutating func begin(_ tables: TableRoots) {
         keepsStaticPaths = tables.dynamicRoutes == 0
         roots.append((nil, .published(tables.global)))
@@ -82,6 +83,7 @@ struct TreeEditor {
     private(set) var removes = false
 
     /// Forgets the edit (published or dropped), keeping the buffers' room for the next.
+    @inline(__always)
     mutating func end() {
         removes = false
         roots.clearKeepingCapacity()
@@ -171,6 +173,7 @@ struct TreeEditor {
     /// Notes an expansion of the global table added or removed, for ``StaticPaths``: a static
     /// one's labels only while the table has a map to keep (with dynamic routes there is none,
     /// and one is rebuilt from the tree if they all go).
+    @inline(__always)
     private mutating func note(_ variant: borrowing RouteVariant, added: Bool) {
         let isStatic = variant.isStatic
         guard isStatic else {
