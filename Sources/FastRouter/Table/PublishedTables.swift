@@ -47,7 +47,7 @@ struct PublishedTables: ~Copyable {
         let none = UnsafeBufferPointer<Terminal>(start: nil, count: 0)
         let empty = Node.make(label: UnsafeBufferPointer(start: nil, count: 0), literals: .none, parameter: nil,
                               edges: UnsafeBufferPointer(start: nil, count: 0), terminals: none, wildcards: none, in: arena)
-        roots.store(UInt(bitPattern: TableRoots.make([(nil, empty)], maxCaptures: 0, version: 1).base),
+        roots.store(UInt(bitPattern: TableRoots.make([(nil, empty)], maxCaptures: 0, version: 1, in: arena).base),
                     ordering: .sequentiallyConsistent)
     }
 
@@ -86,7 +86,7 @@ struct PublishedTables: ~Copyable {
         paths.update(from: old, global: frozen[0].root, dynamicRoutes: dynamicRoutes, edits: editor.staticEdits)
         for block in paths.replaced { editor.replaced.append(block) }
         let fresh = TableRoots.make(frozen, maxCaptures: maxCaptures, version: old.version &+ 1,
-                                    staticPaths: paths.map, dynamicRoutes: dynamicRoutes)
+                                    staticPaths: paths.map, dynamicRoutes: dynamicRoutes, in: arena)
         if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: Array(editor.replaced.elements)) }
         lastWritten.store(editor.written, ordering: .relaxed)
         lastReplaced.store(editor.replaced.count, ordering: .relaxed)
@@ -114,7 +114,7 @@ struct PublishedTables: ~Copyable {
         let tables = published
         for entry in tables.all { free(entry.root) }
         tables.staticPaths.deallocate()
-        tables.deallocate()
+        tables.deallocate(in: arena)
         arena.settleAccount()
     }
 
@@ -174,7 +174,7 @@ struct RetiredVersions {
         var freedBlocks = 0
         while freedVersions < versions.count, oldestPin.map({ versions[freedVersions].version < $0 }) ?? true {
             for block in blocks[freedBlocks..<(freedBlocks + versions[freedVersions].blockCount)] { arena.deallocate(block) }
-            versions[freedVersions].roots.deallocate()
+            versions[freedVersions].roots.deallocate(in: arena)
             freedBlocks += versions[freedVersions].blockCount
             freedVersions += 1
         }

@@ -65,13 +65,14 @@ struct TableRoots {
 
     /// A new block for `roots` (the global table's first).
     static func make(_ roots: [(scheme: [UInt8]?, root: Node)], maxCaptures: Int, version: UInt64,
-                     staticPaths: StaticPaths = StaticPaths(root: nil), dynamicRoutes: Int = 0) -> TableRoots {
+                     staticPaths: StaticPaths = StaticPaths(root: nil), dynamicRoutes: Int = 0,
+                     in arena: BlockArena) -> TableRoots {
         let schemes = roots.dropFirst()
         let nameBytes = schemes.reduce(0) { $0 + ($1.scheme?.count ?? 0) }
         let size = headerSize + entrySize * schemes.count + max(nameBytes, 1)
-        // `malloc`, not `allocate(byteCount:alignment:)`, which asks for an aligned allocation
-        // (several times the cost) for any alignment: one is made for every publication.
-        guard let base = malloc(size) else { fatalError("FastRouter: out of memory allocating the table roots") }
+        // From the tree's arena, as a node is: one is made for every publication, and a system
+        // allocation and its free cost several times a slab's.
+        let base = arena.allocate(byteCount: size)
         base.storeBytes(of: roots[0].root.base, as: UnsafeMutableRawPointer.self)
         base.storeBytes(of: schemes.count, toByteOffset: 8, as: Int.self)
         base.storeBytes(of: maxCaptures, toByteOffset: 16, as: Int.self)
@@ -98,7 +99,8 @@ struct TableRoots {
         return TableRoots(base)
     }
 
-    func deallocate() { free(base) }
+    /// Frees the block into `arena`, which it came from.
+    func deallocate(in arena: BlockArena) { arena.deallocate(base) }
 
     /// The ``prefix`` of a table with `root`: from the root down, while a node has no route
     /// ending at it, nothing dynamic and exactly one literal child, `/` and that child's label,
