@@ -142,7 +142,8 @@ extension BatchPreparation {
         }
         let nameCount = spareNames.count
         let layout = try layouts.layout(of: spareNames, in: context.names)
-        let variant = RouteVariant(pattern, expansion: expansion, resolved: resolved)
+        let variant = RouteVariant(table: pattern.scheme, host: pattern.host, segments: segments, resolved: resolved,
+                                   expansion: expansion)
         let endsWithWildcard = variant.endsWithWildcard
         if !endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
         let shape = pattern.host.withStoredBytes { host in

@@ -16,9 +16,15 @@ struct RouteVariant {
     /// Expansion number `expansion` of `pattern`, whose regexes and partial templates are
     /// `resolved`.
     init(_ pattern: borrowing Pattern, expansion: Int, resolved: [UnsafeRawPointer?]) {
-        table = pattern.scheme
-        host = pattern.host
-        segments = pattern.variants[expansion]
+        self.init(table: pattern.scheme, host: pattern.host, segments: pattern.variants[expansion], resolved: resolved,
+                  expansion: expansion)
+    }
+
+    /// A variant of these parts (`segments`: the pattern's list of the expansion, shared).
+    init(table: String?, host: HostRule, segments: consuming [Segment], resolved: consuming [UnsafeRawPointer?], expansion: Int) {
+        self.table = table
+        self.host = host
+        self.segments = segments
         self.resolved = resolved
         self.expansion = expansion
     }

@@ -58,6 +58,7 @@ struct TreeEditor {
     /// reused from node to node.
     var frozenLiterals = WriterBuffer<(head: UInt64, node: Node)>()
     private var frozenEdges = WriterBuffer<Edge>()
+    private var frozenRoutes = WriterBuffer<Terminal>()
 
     /// An editor for no tables yet: ``begin(_:)`` gives it some. The writer keeps one between
     /// changes (``WriterState/editor``), so that a single add does not grow its buffers
@@ -422,14 +423,23 @@ struct TreeEditor {
             && literals.count == 0
         if !isRoot && empty { return nil }
         written += 1
-        // The node's lists lent where they lie: a copy would be a retain and a release of each.
+        // The routes copied into the editor's buffer, terminals then wildcards: lending the
+        // node's own lists would retain and release each (a node has a route or two).
+        frozenRoutes.removeAll()
+        for position in 0..<nodes[index].terminals.count { frozenRoutes.append(nodes[index].terminals[position]) }
+        let terminalCount = frozenRoutes.count
+        for position in 0..<nodes[index].wildcards.count { frozenRoutes.append(nodes[index].wildcards[position]) }
+        let routes = frozenRoutes.elements
+        let terminals = UnsafeBufferPointer(rebasing: routes[..<terminalCount])
+        let wildcards = UnsafeBufferPointer(rebasing: routes[terminalCount...])
+        if let labelOf = nodes[index].labelOf {
+            return Node.make(label: UnsafeBufferPointer(start: nil, count: 0), labelOf: labelOf, literals: literals,
+                             parameter: parameter, edges: frozenEdges.elements, terminals: terminals, wildcards: wildcards,
+                             in: blockArena)
+        }
         return nodes[index].label.withUnsafeBufferPointer { label in
-            nodes[index].terminals.withUnsafeBufferPointer { terminals in
-                nodes[index].wildcards.withUnsafeBufferPointer { wildcards in
-                    Node.make(label: label, labelOf: nodes[index].labelOf, literals: literals, parameter: parameter,
-                              edges: frozenEdges.elements, terminals: terminals, wildcards: wildcards, in: blockArena)
-                }
-            }
+            Node.make(label: label, labelOf: nil, literals: literals, parameter: parameter, edges: frozenEdges.elements,
+                      terminals: terminals, wildcards: wildcards, in: blockArena)
         }
     }
 }
