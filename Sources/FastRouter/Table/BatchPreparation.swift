@@ -142,8 +142,7 @@ extension BatchPreparation {
         }
         let nameCount = spareNames.count
         let layout = try layouts.layout(of: spareNames, in: context.names)
-        let variant = RouteVariant(table: pattern.scheme, host: pattern.host, segments: segments, resolved: resolved,
-                                   expansion: expansion)
+        let variant = RouteVariant(table: pattern.scheme, segments: segments, resolved: resolved, expansion: expansion)
         let endsWithWildcard = variant.endsWithWildcard
         if !endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
         let shape = pattern.host.withStoredBytes { host in

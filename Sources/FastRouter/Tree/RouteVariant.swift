@@ -1,11 +1,11 @@
-/// One expansion of a route, resolved for the tree: its table, host rule and segments as
-/// parsed, and the steps of its path (docs/ARCHITECTURE.md, "The lookup tree"). Its
-/// ``DuplicateKey`` is those without the names, and the tree is an index of such keys: the
-/// table picks the root, the segments the node (see ``TreeEditor/add(_:_:)``).
+/// One expansion of a route, resolved for the tree: its table and segments as parsed, and the
+/// steps of its path (docs/ARCHITECTURE.md, "The lookup tree"). Its ``DuplicateKey`` is those
+/// without the names, with its host rule and priority, and the tree is an index of such keys:
+/// the table picks the root, the segments the node, and the host rule and priority (in its
+/// terminal's shape) the terminal (see ``TreeEditor/add(_:_:)``).
 struct RouteVariant {
     /// Lower-cased scheme, `nil` for the global table.
     var table: String?
-    var host: HostRule
     /// The expansion's segments as parsed (the pattern's own array, shared).
     var segments: [Segment]
     /// The regexes and partial templates of its segments, by position (unretained; empty when
@@ -16,14 +16,12 @@ struct RouteVariant {
     /// Expansion number `expansion` of `pattern`, whose regexes and partial templates are
     /// `resolved`.
     init(_ pattern: borrowing Pattern, expansion: Int, resolved: [UnsafeRawPointer?]) {
-        self.init(table: pattern.scheme, host: pattern.host, segments: pattern.variants[expansion], resolved: resolved,
-                  expansion: expansion)
+        self.init(table: pattern.scheme, segments: pattern.variants[expansion], resolved: resolved, expansion: expansion)
     }
 
     /// A variant of these parts (`segments`: the pattern's list of the expansion, shared).
-    init(table: String?, host: HostRule, segments: consuming [Segment], resolved: consuming [UnsafeRawPointer?], expansion: Int) {
+    init(table: String?, segments: consuming [Segment], resolved: consuming [UnsafeRawPointer?], expansion: Int) {
         self.table = table
-        self.host = host
         self.segments = segments
         self.resolved = resolved
         self.expansion = expansion
