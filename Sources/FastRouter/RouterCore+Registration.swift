@@ -104,15 +104,22 @@ extension RouterCore {
             }
             var maxCaptures = state.maxCaptures
             do {
-                // Dropped before the batch lands: it shares the router's dictionaries, which
-                // landing changes.
-                let context = BatchPreparation.Context(regexes: state.regexes, templates: state.templates,
-                                                       webSchemes: options.webSchemes, names: names)
                 for index in registrations.indices {
                     let methods = try self.methods.set(of: registrations[index].methods)
                     let methodSet = try state.methodSetIndex(methods)
-                    guard try state.preparation.prepare(registrations.address(index), methods, methodSet, context,
-                                                        adding: &state.editor, maxCaptures: &maxCaptures) else { throw duplicate() }
+                    // The router's state lent to the preparation, not copied (a retain and a
+                    // release each); landing the batch changes it only after this.
+                    let added = try withUnsafePointer(to: &state.regexes) { (regexes) throws(RouterError) in
+                        try withUnsafePointer(to: &state.templates) { (templates) throws(RouterError) in
+                            try withUnsafePointer(to: options.webSchemes) { (webSchemes) throws(RouterError) in
+                                let context = BatchPreparation.Context(regexes: regexes, templates: templates, webSchemes: webSchemes,
+                                                                       names: Unmanaged.passUnretained(names))
+                                return try state.preparation.prepare(registrations.address(index), methods, methodSet, context,
+                                                                     adding: &state.editor, maxCaptures: &maxCaptures)
+                            }
+                        }
+                    }
+                    guard added else { throw duplicate() }
                 }
             }
             tables.publish(&state.editor, maxCaptures: maxCaptures, router: tag, retired: &state.retired)

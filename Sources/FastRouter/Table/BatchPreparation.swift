@@ -2,14 +2,14 @@
 /// variants and terminals and added to the tree, see ``prepare(_:_:_:_:adding:maxCaptures:)``), before it lands. The writer keeps one
 /// between calls (``WriterState/preparation``) for its buffers.
 struct BatchPreparation {
-    /// What preparing a route reads of its router: a snapshot taken under the writer lock. The
-    /// dictionaries are shared, not copied; the writer drops the snapshot before the batch lands
-    /// and changes them.
-    struct Context: Sendable {
-        let regexes: [String: (regex: CompiledRegex, uses: Int)]
-        let templates: [[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)]
-        let webSchemes: Set<String>
-        let names: NameTable.Store
+    /// What preparing a route reads of its router, lent for the call under the writer lock (a
+    /// copy of each would be a retain and a release per add): its regexes and partial templates
+    /// (each with the routes that use it), its web schemes and the process's name table.
+    struct Context: ~Copyable {
+        let regexes: UnsafePointer<[String: (regex: CompiledRegex, uses: Int)]>
+        let templates: UnsafePointer<[[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)]>
+        let webSchemes: UnsafePointer<Set<String>>
+        let names: Unmanaged<NameTable.Store>
     }
 
     /// Regexes the batch compiled, by source: each distinct source is compiled once per batch
@@ -65,13 +65,14 @@ extension BatchPreparation {
     /// an expansion is a duplicate (``TreeEditor/add(_:_:)``). Reads no router state but
     /// `context`'s snapshot, and interns names and shapes in the process's tables.
     mutating func prepare(_ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet, _ methodSet: UInt16,
-                          _ context: Context, adding editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
+                          _ context: borrowing Context, adding editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
         // The batch's regexes as the parser sees them: its lists are lent from `self` meanwhile.
         let batchRegexes = regexes
+        let routerRegexes = context.regexes
         var pattern = try RouterCore.Registration.withPattern(at: registration) { bytes in
             Result { () throws(RouterError) in
-                try PatternParser.parse(bytes, webSchemes: context.webSchemes, reusing: &patternLists) { source in
-                    batchRegexes[source] ?? context.regexes[source]?.regex
+                try PatternParser.parse(bytes, webSchemes: context.webSchemes.pointee, reusing: &patternLists) { source in
+                    batchRegexes[source] ?? routerRegexes.pointee[source]?.regex
                 }
             }
         }.get()
@@ -86,8 +87,8 @@ extension BatchPreparation {
         if !routeTemplateKeys.isEmpty { routeTemplateKeys.removeAll() }
         if !pattern.regexes.isEmpty {
             for (source, compiled) in pattern.regexes {
-                let shared = context.regexes[source]?.regex ?? regexes[source] ?? compiled
-                if context.regexes[source] == nil { regexes[source] = shared }
+                let shared = context.regexes.pointee[source]?.regex ?? regexes[source] ?? compiled
+                if context.regexes.pointee[source] == nil { regexes[source] = shared }
                 routeRegexPointers[source] = UnsafeRawPointer(Unmanaged.passUnretained(shared).toOpaque())
             }
         }
@@ -105,7 +106,7 @@ extension BatchPreparation {
 
     /// Makes expansion `expansion` of `pattern` into a variant and its terminal and adds them to
     /// `editor`; `false` for a duplicate.
-    private mutating func addVariant(_ pattern: borrowing Pattern, _ context: Context,
+    private mutating func addVariant(_ pattern: borrowing Pattern, _ context: borrowing Context,
                                      _ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet,
                                      expansion: Int, to editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
         spareNames.clearKeepingCapacity()
@@ -131,9 +132,9 @@ extension BatchPreparation {
             case .partial(let parts):
                 for case .parameter(let name, _) in parts { spareNames.append((name, -1)) }
                 let pieces = parts.map(DuplicateKey.Piece.init)
-                let template = context.templates[pieces]?.template ?? templates[pieces]
+                let template = context.templates.pointee[pieces]?.template ?? templates[pieces]
                     ?? PartialTemplate(pieces, regexPointers: routeRegexPointers)
-                if context.templates[pieces] == nil { templates[pieces] = template }
+                if context.templates.pointee[pieces] == nil { templates[pieces] = template }
                 routeTemplateKeys.insert(pieces)
                 pointer = UnsafeRawPointer(Unmanaged.passUnretained(template).toOpaque())
             }
@@ -141,12 +142,13 @@ extension BatchPreparation {
             resolved[index] = pointer
         }
         let nameCount = spareNames.count
-        let layout = try layouts.layout(of: spareNames, in: context.names)
+        let names = context.names.takeUnretainedValue()
+        let layout = try layouts.layout(of: spareNames, in: names)
         let variant = RouteVariant(table: pattern.scheme, segments: segments, resolved: resolved, expansion: expansion)
         let endsWithWildcard = variant.endsWithWildcard
         if !endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
         let shape = pattern.host.withStoredBytes { host in
-            context.names.internShape(layout: layout, nameCount: nameCount, ranks: spareRanks.elements, host: host,
+            names.internShape(layout: layout, nameCount: nameCount, ranks: spareRanks.elements, host: host,
                                       hostRank: pattern.host.rank, priority: registration.pointee.priority,
                                       expansion: UInt16(expansion), endsWithWildcard: endsWithWildcard, methods: methods)
         }
