@@ -53,8 +53,9 @@ struct BatchPreparation {
         if !regexes.isEmpty { regexes.removeAll(keepingCapacity: true) }
         if !templates.isEmpty { templates.removeAll(keepingCapacity: true) }
         methodSets.clearKeepingCapacity()
-        sharedParts.clearKeepingCapacity()
-        spareNames.clearKeepingCapacity()
+        if !sharedParts.isEmpty { sharedParts.clearKeepingCapacity() }
+        // The names of the last variant stay until the next one's are gathered (a few short
+        // strings): emptying the list here would release them on every call.
     }
 }
 

@@ -80,12 +80,12 @@ struct PublishedTables: ~Copyable {
     func publish(_ editor: inout TreeEditor, maxCaptures: Int, router: UInt, retired: inout RetiredVersions,
                  waits: Bool = false) -> Bool {
         let old = published
-        let frozen = editor.freeze(into: arena)
+        editor.freeze(into: arena)
         let dynamicRoutes = old.dynamicRoutes + editor.dynamicDelta
         var paths = StaticPathsEditor(old.staticPaths)
-        paths.update(from: old, global: frozen[0].root, dynamicRoutes: dynamicRoutes, edits: editor.staticEdits)
+        paths.update(from: old, global: editor.frozenRoots[0].root, dynamicRoutes: dynamicRoutes, edits: editor.staticEdits)
         for block in paths.replaced { editor.replaced.append(block) }
-        let fresh = TableRoots.make(frozen, maxCaptures: maxCaptures, version: old.version &+ 1,
+        let fresh = TableRoots.make(editor.frozenRoots, maxCaptures: maxCaptures, version: old.version &+ 1,
                                     staticPaths: paths.map, dynamicRoutes: dynamicRoutes, in: arena)
         if Self.checksEveryUpdate { TreeInvariants.check(fresh, freed: Array(editor.replaced.elements)) }
         lastWritten.store(editor.written, ordering: .relaxed)

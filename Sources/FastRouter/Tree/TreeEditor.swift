@@ -47,8 +47,9 @@ struct TreeEditor {
     /// ``EditNode/frozen``'s values before a node is written and for a node left without routes.
     static let notFrozen: UInt = 0
     static let dropped: UInt = 1
-    /// The roots ``freeze(into:)`` returned last, kept for the room of their list.
-    private var frozenRoots: [(scheme: [UInt8]?, root: Node)] = []
+    /// The new roots ``freeze(into:)`` wrote (the global table's first), in a list kept for its
+    /// room.
+    private(set) var frozenRoots: [(scheme: [UInt8]?, root: Node)] = []
     /// During ``freeze(into:)``: where the new blocks go.
     /// Unretained: the caller's argument outlives the call, and a retained reference read from
     /// `self` would be retained again around each use (a few per node).
@@ -338,17 +339,14 @@ struct TreeEditor {
 
     // MARK: Freezing
 
-    /// Writes every edited node as a new block and returns the new roots (the global table's
-    /// first). Nodes left without routes are dropped, so the result has the same shape whatever
-    /// the order of the edits.
-    mutating func freeze(into arena: BlockArena) -> [(scheme: [UInt8]?, root: Node)] {
+    /// Writes every edited node as a new block, and the new roots into ``frozenRoots``. Nodes left
+    /// without routes are dropped, so the result has the same shape whatever the order of the
+    /// edits.
+    mutating func freeze(into arena: BlockArena) {
         self.arena = Unmanaged.passUnretained(arena)
         defer { self.arena = nil }
         // The last edit's list, emptied: its room serves this one.
-        var result = frozenRoots
-        frozenRoots = []
-        defer { frozenRoots = result }
-        result.clearKeepingCapacity()
+        frozenRoots.clearKeepingCapacity()
         for position in roots.indices {
             if case .editing(let index) = roots[position].root { nodes[index].isTableRoot = true }
         }
@@ -375,9 +373,8 @@ struct TreeEditor {
                 }
                 continue
             }
-            result.append((roots[position].scheme, node))
+            frozenRoots.append((roots[position].scheme, node))
         }
-        return result
     }
 
     /// During ``freeze(into:)``: where the new blocks go.
