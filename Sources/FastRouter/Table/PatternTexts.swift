@@ -61,7 +61,14 @@ struct PatternTexts {
         } else {
             let limit = min(previousLength, pattern.count)
             previous.withUnsafeBufferPointer { previous in
-                while shared < limit && previous[shared] == pattern[shared] { shared += 1 }
+                guard limit > 0, let left = previous.baseAddress, let right = pattern.baseAddress else { return }
+                // A word at a time while whole words are left, then bytes.
+                while shared + 8 <= limit
+                        && UnsafeRawPointer(left + shared).loadUnaligned(as: UInt64.self)
+                            == UnsafeRawPointer(right + shared).loadUnaligned(as: UInt64.self) {
+                    shared += 8
+                }
+                while shared < limit && left[shared] == right[shared] { shared += 1 }
             }
         }
         sinceRestart += 1

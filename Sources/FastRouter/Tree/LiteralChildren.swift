@@ -208,6 +208,7 @@ enum FrozenLiterals {
 
     static var none: FrozenLiterals { .inline(UnsafeBufferPointer(start: nil, count: 0)) }
 
+    @inline(__always)
     var count: Int {
         switch self {
         case .inline(let nodes): return nodes.count
@@ -215,6 +216,7 @@ enum FrozenLiterals {
         }
     }
 
+    @inline(__always)
     var maxKey: Int64 {
         switch self {
         case .inline(let nodes): return nodes.reduce(Int64.min) { max($0, $1.node.maxKey) }
@@ -223,6 +225,7 @@ enum FrozenLiterals {
     }
 
     /// Bytes it takes in the node's block.
+    @inline(__always)
     var byteCount: Int {
         switch self {
         case .inline(let nodes): return LiteralChildren.tagBytes(nodes.count) + 8 * nodes.count
@@ -230,6 +233,7 @@ enum FrozenLiterals {
         }
     }
 
+    @inline(__always)
     func write(to start: UnsafeMutableRawPointer) {
         switch self {
         case .inline(let nodes):
