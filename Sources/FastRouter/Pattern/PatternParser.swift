@@ -378,14 +378,19 @@ private struct PatternReader {
     private mutating func readPieces() throws(RouterError) -> Segment {
         // Most segments are plain ASCII literals: copied out in one allocation, no decoding.
         var end = position
-        // '{' and the bytes that end a segment are no literal characters.
-        let literal = ByteClass.literalCharacters
-        while let current = byte(at: end), literal.contains(current) {
+        // '{' and the bytes that end a segment are no literal characters (all of which are
+        // ASCII); the literal's hash for the recent literals is taken on the way.
+        let (low, high) = ByteClass.literalCharacters.asciiWords
+        var hash = RecentLiterals.hashSeed
+        while end < bytes.count {
+            let current = bytes[end]
+            guard current < 0x80, (current < 64 ? low : high) &>> UInt64(current & 63) & 1 != 0 else { break }
+            hash = RecentLiterals.hash(hash, current)
             end += 1
         }
         if end > position && (end == bytes.count || ByteClass.endsSegment(bytes[end])) {
             defer { position = end }
-            return .literal(literals.array(of: UnsafeBufferPointer(rebasing: bytes[position..<end])))
+            return .literal(literals.array(of: UnsafeBufferPointer(rebasing: bytes[position..<end]), hash: hash))
         }
         // A placeholder that is the whole segment, the next most common: no pieces to collect.
         // (An unbalanced brace is left to the loop below, which reports it.)

@@ -10,13 +10,18 @@ struct RecentLiterals {
     /// Slots kept: a service's distinct literals, 2 KiB of references.
     static var slotCount: Int { 256 }
 
-    /// An array holding `bytes`: a recent equal one, or a new one remembered for the next.
+    /// The hash of no bytes, and of `hash`'s bytes followed by `byte`: FNV-1a (literals are
+    /// short, and a byte at a time is cheaper than setting up words). The parser takes it while
+    /// it scans the literal.
+    static var hashSeed: UInt64 { 0xcbf2_9ce4_8422_2325 }
     @inline(__always)
-    mutating func array(of bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 { (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+
+    /// An array holding `bytes`, whose hash (``hash(_:_:)``) is `hash`: a recent equal one, or a
+    /// new one remembered for the next.
+    @inline(__always)
+    mutating func array(of bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> [UInt8] {
         if slots.isEmpty { slots = Array(repeating: [], count: Self.slotCount) }
-        // FNV-1a: literals are short, and a byte at a time is cheaper than setting up words.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let slot = Int(truncatingIfNeeded: hash >> 32) & (Self.slotCount - 1)
         let found = slots.withUnsafeBufferPointer { slots in
             slots[slot].count == bytes.count

@@ -27,6 +27,11 @@ struct ByteSet: Equatable {
     /// Every byte not in it, in place.
     mutating func invert() { bits = ~bits }
 
+    /// Its members below 0x80 as two words (bytes 0–63, then 64–127): a loop testing many bytes
+    /// against a set without non-ASCII members keeps these in registers, where ``contains(_:)``
+    /// indexes the whole set in memory.
+    var asciiWords: (low: UInt64, high: UInt64) { (bits[0], bits[1]) }
+
     /// Whether it holds a byte of 0x80 or more (none of them ASCII).
     var containsNonASCII: Bool { bits[2] | bits[3] != 0 }
 }

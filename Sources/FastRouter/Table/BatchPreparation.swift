@@ -118,19 +118,27 @@ extension BatchPreparation {
         var resolved: [UnsafeRawPointer?] = []
         let segments = pattern.variants[expansion]
         for index in segments.indices {
-            spareRanks.append(RouteVariant.rank(of: segments[index]).rawValue)
+            // The segment's rank (``RouteVariant/rank(of:)``) with what else it gives, in one switch.
             let pointer: UnsafeRawPointer
             switch segments[index] {
             case .literal:
+                spareRanks.append(SegmentRank.literal.rawValue)
                 continue
-            case .parameter(let name), .wildcard(let name):
+            case .parameter(let name):
+                spareRanks.append(SegmentRank.parameter.rawValue)
+                spareNames.append((name, Int32(index)))
+                continue
+            case .wildcard(let name):
+                spareRanks.append(SegmentRank.wildcard.rawValue)
                 spareNames.append((name, Int32(index)))
                 continue
             case .constrained(let name, let constraint):
+                spareRanks.append(SegmentRank.constraint.rawValue)
                 spareNames.append((name, Int32(index)))
                 guard case .regex(let source) = constraint else { continue }
                 pointer = routeRegexPointers[source]!
             case .partial(let parts):
+                spareRanks.append(SegmentRank.partial.rawValue)
                 for case .parameter(let name, _) in parts { spareNames.append((name, -1)) }
                 let pieces = parts.map(DuplicateKey.Piece.init)
                 let template = context.templates.pointee[pieces]?.template ?? templates[pieces]
