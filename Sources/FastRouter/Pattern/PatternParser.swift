@@ -127,6 +127,7 @@ private struct PatternReader {
 
     // MARK: pattern = [ scheme "://" [ host ] ] path
 
+    @inline(__always)
     mutating func readPattern(webSchemes: Set<String>, reusing lists: inout PatternParser.Lists) throws(RouterError) -> Pattern {
         let scheme = try readScheme()
         var host = HostRule.any
