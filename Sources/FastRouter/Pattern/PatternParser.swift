@@ -249,6 +249,7 @@ private struct PatternReader {
     /// ``readItems(inGroup:)`` restricted to what can occur without a group, with the same
     /// errors at the same offsets; it skips the path nodes and their expansion, which most
     /// patterns do not need.
+    @inline(__always)
     private mutating func readPathWithoutGroups(into segments: inout [Segment]) throws(RouterError) {
         // Room for most paths at once (a longer one grows): counting its slashes first would
         // cost more than the list.

@@ -140,6 +140,7 @@ extension TreeEditor {
 
     /// The edited literal child labelled `label` of patched node `index`, patched in; `nil` when
     /// the published node has none.
+    @inline(__always)
     mutating func patchedLiteralChild(of index: Int, _ label: [UInt8]) -> Int? {
         let source = nodes[index].source.unsafelyUnwrapped
         if nodes[index].insertedAt >= 0 && nodes[nodes[index].insertedChild].label == label { return nodes[index].insertedChild }
@@ -310,6 +311,7 @@ extension TreeEditor {
 
     /// Writes patched node `index` (``copyStaysValid(_:)``) as a copy of its source with its
     /// patched words and key.
+    @inline(__always)
     mutating func writeCopy(ofNode index: Int) -> Node {
         let source = nodes[index].source.unsafelyUnwrapped
         let insertedAt = nodes[index].insertedAt
