@@ -5,6 +5,9 @@ struct BatchPreparation {
     /// What preparing a route reads of its router, lent for the call under the writer lock (a
     /// copy of each would be a retain and a release per add): its regexes and partial templates
     /// (each with the routes that use it), its web schemes and the process's name table.
+    // Safety: made inside the `withUnsafePointer` calls of the registration it serves, and
+    // noncopyable, so it is not kept past them; the router changes none of these until the
+    // batch lands, after the preparation.
     struct Context: ~Copyable {
         let regexes: UnsafePointer<[String: (regex: CompiledRegex, uses: Int)]>
         let templates: UnsafePointer<[[DuplicateKey.Piece]: (template: PartialTemplate, uses: Int)]>
