@@ -23,4 +23,18 @@ import Testing
         #expect(set.containsNonASCII)
         #expect(set == ByteSet { !($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) && $0 != UInt8(ascii: "-") })
     }
+
+    /// The two ASCII words a scanning loop keeps in registers say what ``ByteSet/contains(_:)``
+    /// says for every byte below 0x80 (a set like the pattern parser's literal characters, and a
+    /// sparse one on the words' edges).
+    @Test func itsASCIIWordsAgreeWithContains() {
+        let literalLike = ByteSet { ASCII.isAlpha($0) || ASCII.isDigit($0) || "-._~!$&'+,;=:@".utf8.contains($0) }
+        for set in [literalLike, ByteSet { $0 == 0 || $0 == 63 || $0 == 64 || $0 == 127 }] {
+            let (low, high) = set.asciiWords
+            for byte in UInt8(0)..<0x80 {
+                let word = byte < 64 ? low : high
+                #expect(((word >> UInt64(byte & 63)) & 1 != 0) == set.contains(byte), "byte \(byte)")
+            }
+        }
+    }
 }
