@@ -169,7 +169,7 @@ extension RouterCore {
         var count: Int { buffer.count }
         var indices: Range<Int> { buffer.indices }
         subscript(index: Int) -> Registration {
-            unsafeAddress { buffer.baseAddress.unsafelyUnwrapped + index }
+            unsafeAddress { address(index) }
         }
         /// Where registration `index` lies.
         func address(_ index: Int) -> UnsafePointer<Registration> { buffer.baseAddress.unsafelyUnwrapped + index }

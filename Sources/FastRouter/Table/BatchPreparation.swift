@@ -1,6 +1,6 @@
-/// What a batch collects while its routes are prepared (parsed, expanded and made into
-/// variants and terminals and added to the tree, see ``prepare(_:_:_:_:adding:maxCaptures:)``), before it lands. The writer keeps one
-/// between calls (``WriterState/preparation``) for its buffers.
+/// What a batch collects while its routes are prepared (parsed, expanded, made into variants
+/// and terminals and added to the tree, see ``prepare(_:_:_:_:adding:maxCaptures:)``), before it
+/// lands. The writer keeps one between calls (``WriterState/preparation``) for its buffers.
 struct BatchPreparation {
     /// What preparing a route reads of its router, lent for the call under the writer lock (a
     /// copy of each would be a retain and a release per add): its regexes and partial templates
@@ -66,8 +66,8 @@ extension BatchPreparation {
     /// Parses the route at `registration` and adds its variants (one per expansion) for
     /// `methods` to `editor`, recording what the route shares with others and its method set's
     /// index (`methodSet`), and raising `maxCaptures` to its parameter count. Returns `false` when
-    /// an expansion is a duplicate (``TreeEditor/add(_:_:)``). Reads no router state but
-    /// `context`'s snapshot, and interns names and shapes in the process's tables.
+    /// an expansion is a duplicate (``TreeEditor/add(_:_:)``). Reads no router state but what
+    /// `context` lends, and interns names and shapes in the process's tables.
     mutating func prepare(_ registration: UnsafePointer<RouterCore.Registration>, _ methods: MethodSet, _ methodSet: UInt16,
                           _ context: borrowing Context, adding editor: inout TreeEditor, maxCaptures: inout Int) throws(RouterError) -> Bool {
         // The batch's regexes as the parser sees them: its lists are lent from `self` meanwhile.
@@ -121,27 +121,19 @@ extension BatchPreparation {
         var resolved: [UnsafeRawPointer?] = []
         let segments = pattern.variants[expansion]
         for index in segments.indices {
-            // The segment's rank (``RouteVariant/rank(of:)``) with what else it gives, in one switch.
+            spareRanks.append(RouteVariant.rank(of: segments[index]).rawValue)
             let pointer: UnsafeRawPointer
             switch segments[index] {
             case .literal:
-                spareRanks.append(SegmentRank.literal.rawValue)
                 continue
-            case .parameter(let name):
-                spareRanks.append(SegmentRank.parameter.rawValue)
-                spareNames.append((name, Int32(index)))
-                continue
-            case .wildcard(let name):
-                spareRanks.append(SegmentRank.wildcard.rawValue)
+            case .parameter(let name), .wildcard(let name):
                 spareNames.append((name, Int32(index)))
                 continue
             case .constrained(let name, let constraint):
-                spareRanks.append(SegmentRank.constraint.rawValue)
                 spareNames.append((name, Int32(index)))
                 guard case .regex(let source) = constraint else { continue }
                 pointer = routeRegexPointers[source]!
             case .partial(let parts):
-                spareRanks.append(SegmentRank.partial.rawValue)
                 for case .parameter(let name, _) in parts { spareNames.append((name, -1)) }
                 let pieces = parts.map(DuplicateKey.Piece.init)
                 let template = context.templates.pointee[pieces]?.template ?? templates[pieces]
@@ -161,8 +153,8 @@ extension BatchPreparation {
         if !endsWithWildcard { spareRanks.append(SegmentRank.end.rawValue) }
         let shape = pattern.host.withStoredBytes { host in
             names.internShape(layout: layout, nameCount: nameCount, ranks: spareRanks.elements, host: host,
-                                      hostRank: pattern.host.rank, priority: registration.pointee.priority,
-                                      expansion: UInt16(expansion), endsWithWildcard: endsWithWildcard, methods: methods)
+                              hostRank: pattern.host.rank, priority: registration.pointee.priority,
+                              expansion: UInt16(expansion), endsWithWildcard: endsWithWildcard, methods: methods)
         }
         let terminal = Terminal(shape: shape, routeID: registration.pointee.id, payload: registration.pointee.payload, sequence: sequence)
         guard editor.add(variant, terminal) else { return false }

@@ -25,6 +25,8 @@ enum LiteralChildren {
     static let tagBlock = 16
     /// Bytes of tags an index of `count` children takes: whole blocks, unused tags 0.
     @inline(__always) static func tagBytes(_ count: Int) -> Int { (count &+ 15) & ~15 }
+    /// Bytes an index of `count` children takes in its node's block: its tags, then an address each.
+    @inline(__always) static func indexBytes(_ count: Int) -> Int { tagBytes(count) &+ 8 &* count }
     /// Where tag `index` of an index of `count` children lies, from the index's start: the first
     /// block, then the children's addresses (at a fixed place, where the walk finds them without
     /// reading the count), then the later blocks.
@@ -228,7 +230,7 @@ enum FrozenLiterals {
     @inline(__always)
     var byteCount: Int {
         switch self {
-        case .inline(let nodes): return LiteralChildren.tagBytes(nodes.count) + 8 * nodes.count
+        case .inline(let nodes): return LiteralChildren.indexBytes(nodes.count)
         case .chunked: return 8
         }
     }

@@ -112,8 +112,8 @@ extension TreeEditor {
 
     // MARK: Freezing
 
-    /// A node's literal children, frozen: indexed when there are few enough, else chunked.
-    /// `scratch` is room for an index's list, reused from node to node.
+    /// Node `index`'s literal children, frozen: indexed when there are few enough (in the
+    /// editor's ``frozenLiterals``, valid until the next node), else chunked.
     mutating func freezeLiterals(of index: Int) -> FrozenLiterals {
         frozenLiterals.removeAll()
         guard let root = nodes[index].literals.root else {

@@ -99,7 +99,7 @@ extension TreeEditor {
         // After the patches below, whose positions are the source's.
         defer {
             if insertedAt >= 0 {
-                let head = nodes[insertedChild].label.isEmpty ? 0 : SegmentHash.head(of: nodes[insertedChild].label)
+                let head = SegmentHash.head(of: nodes[insertedChild].label)
                 nodes[index].literals.list.insertTrivially((head, .editing(insertedChild)), at: insertedAt)
             }
         }
@@ -229,13 +229,11 @@ extension TreeEditor {
     mutating func insertLiteral(_ label: [UInt8], into index: Int) -> Int? {
         let source = nodes[index].source.unsafelyUnwrapped
         guard nodes[index].insertedAt < 0, !source.isChunked, source.indexCount < LiteralChildren.inlineLimit else { return nil }
-        // The position in the index's order (``EditLiterals/list``): by first word, then label.
+        // The position in the index's order (``EditLiterals/list``).
         let head = SegmentHash.head(of: label)
         var position = 0
-        while position < source.indexCount {
-            let child = source.indexedChild(at: position)
-            let before = child.labelHead != head ? child.labelHead < head : child.labelBytes.lexicographicallyPrecedes(label)
-            guard before else { break }
+        while position < source.indexCount,
+              precedes((source.indexedChild(at: position).labelHead, .published(source.indexedChild(at: position))), head, label) {
             position += 1
         }
         let fresh = makeNode(label: label)
@@ -354,8 +352,8 @@ extension TreeEditor {
     /// write for that node (its key is the caller's to set).
     func writeCopy(of source: Node, inserting child: Node, at position: Int) -> UnsafeMutableRawPointer {
         let count = source.indexCount
-        let oldIndexSize = count == 0 ? 0 : LiteralChildren.tagBytes(count) + 8 * count
-        let newIndexSize = LiteralChildren.tagBytes(count + 1) + 8 * (count + 1)
+        let oldIndexSize = LiteralChildren.indexBytes(count)
+        let newIndexSize = LiteralChildren.indexBytes(count + 1)
         let restSize = source.byteCount - Node.headerSize - oldIndexSize
         let base = allocateBlock(byteCount: Node.headerSize + newIndexSize + restSize)
         base.copyMemory(from: source.base, byteCount: Node.headerSize)
@@ -402,8 +400,7 @@ extension TreeEditor {
     /// child at index position `insertedAt` (-1: none; see ``writeCopy(of:inserting:at:)``).
     static func offset(of slot: PatchSlot, in node: Node, inserting insertedAt: Int) -> Int {
         guard insertedAt >= 0 else { return offset(of: slot, in: node) }
-        let count = node.indexCount
-        let growth = LiteralChildren.tagBytes(count + 1) + 8 * (count + 1) - (count == 0 ? 0 : LiteralChildren.tagBytes(count) + 8 * count)
+        let growth = LiteralChildren.indexBytes(node.indexCount + 1) - LiteralChildren.indexBytes(node.indexCount)
         switch slot {
         case .literal(let position):
             return Node.headerSize + LiteralChildren.childOffset(position < insertedAt ? position : position + 1)

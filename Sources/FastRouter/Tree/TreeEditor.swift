@@ -54,9 +54,8 @@ struct TreeEditor {
     /// Unretained: the caller's argument outlives the call, and a retained reference read from
     /// `self` would be retained again around each use (a few per node).
     private var arena: Unmanaged<BlockArena>?
-    /// Room for a frozen node's index and edges (see ``freezeNode(_:isRoot:)``).
-    /// The frozen literal children and edges of the node being written (``freezeNode(_:isRoot:)``),
-    /// reused from node to node.
+    /// The frozen literal children, edges and routes of the node being written
+    /// (``freezeNode(_:isRoot:)``), reused from node to node.
     var frozenLiterals = WriterBuffer<(head: UInt64, node: Node)>()
     private var frozenEdges = WriterBuffer<Edge>()
     private var frozenRoutes = WriterBuffer<Terminal>()
@@ -332,7 +331,7 @@ struct TreeEditor {
 
     /// Whether `entry` sorts before a child with first word `head` and `label` in an index (see
     /// ``EditLiterals/list``).
-    private func precedes(_ entry: (head: UInt64, child: EditChild), _ head: UInt64, _ label: [UInt8]) -> Bool {
+    func precedes(_ entry: (head: UInt64, child: EditChild), _ head: UInt64, _ label: [UInt8]) -> Bool {
         if entry.head != head { return entry.head < head }
         return self.label(of: entry.child).lexicographicallyPrecedes(label)
     }
@@ -452,8 +451,8 @@ struct EditNode {
     var labelOf: Node?
     /// The published node whose label this one has (its ``source`` or ``labelOf``), if any.
     var labelNode: Node? { source ?? labelOf }
-    /// For a patched copy (TreeEditor+Patches.swift): the published node it copies. The fields
-    /// below are then unused; `nil` once thawed whole.
+    /// For a patched copy (TreeEditor+Patches.swift): the published node it copies. Its label,
+    /// literals, parameter, edges and routes below are then unused; `nil` once thawed whole.
     var source: Node?
     /// A patched copy's newest patch in the editor's ``TreeEditor/patches`` (-1: none; each links
     /// to the one before, ``BlockPatch/next``), and how many it has.
